@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources directly through tsx: no build step between a clone and `npm start`.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli.ts');
+await main(process.argv);

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Runtime configuration, read once from the environment (see the table in README.md). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  OMNIPORT_DATA_DIR: z.string().default('.omniport'),
+  OMNIPORT_SECRET_KEY: z.string().optional(),
+  OMNIPORT_BOOTSTRAP_API_KEY: z.string().optional(),
+  OMNIPORT_ENV: z.string().regex(/^[a-z]+$/, 'lower-case letters only').default('live'),
+  OMNIPORT_PUBLIC_URL: z.string().url().optional(),
+  OMNIPORT_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  secretKey?: string;
+  bootstrapApiKey?: string;
+  keyEnv: string;
+  publicUrl?: string;
+  bodyLimitBytes: number;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: path.resolve(e.OMNIPORT_DATA_DIR),
+    secretKey: e.OMNIPORT_SECRET_KEY || undefined,
+    bootstrapApiKey: e.OMNIPORT_BOOTSTRAP_API_KEY || undefined,
+    keyEnv: e.OMNIPORT_ENV,
+    publicUrl: e.OMNIPORT_PUBLIC_URL,
+    bodyLimitBytes: e.OMNIPORT_BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,52 @@
+/** The closed set of machine-readable error codes, carried in `details.code`. */
+export const errorCodes = {
+  validation_failed: 400,
+  malformed_json: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  invalid_connection_token: 401,
+  needs_reauth: 401,
+  not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  unknown_reference: 422,
+  unsupported_by_provider: 422,
+  rate_limited: 429,
+  provider_error: 502,
+  provider_unavailable: 503,
+  provider_rate_limited: 503,
+  provider_timeout: 504,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** A failure the client should see, with its HTTP status implied by its code. */
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    /** Response headers such as Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = errorCodes[code];
+  }
+}
+
+export const notFound = (what: string, field?: string) =>
+  new AppError('not_found', `${what} not found`, field ? { field } : {});
+
+export const unknownReference = (field: string, id: unknown) =>
+  new AppError('unknown_reference', `${field}: no object with id ${JSON.stringify(id)} in this connection`, { field });
+
+export const badRequest = (message: string, field?: string) =>
+  new AppError('bad_request', message, field ? { field } : {});

@@ -1,0 +1,53 @@
+import { notFound } from './errors';
+import { isUuid, type AccessContext } from './access';
+import type { ControlPlaneRepo, LinkedUserRow } from '../store/control-plane.repo';
+import type { PageRequest } from '../store/pagination';
+
+export interface LinkedUserInput {
+  linked_user_origin_id: string;
+  alias?: string;
+  email?: string;
+}
+
+export class LinkedUserService {
+  constructor(private readonly repo: ControlPlaneRepo) {}
+
+  /** Creates a linked user; an existing origin id is a conflict (409). */
+  create(ctx: AccessContext, input: LinkedUserInput): Promise<LinkedUserRow> {
+    return this.repo.insertLinkedUser({
+      projectId: ctx.projectId,
+      originId: input.linked_user_origin_id,
+      alias: input.alias,
+      email: input.email,
+    });
+  }
+
+  /** Returns the linked user with that origin id, creating it if needed. */
+  ensure(ctx: AccessContext, input: LinkedUserInput): Promise<LinkedUserRow> {
+    return this.repo.upsertLinkedUser({
+      projectId: ctx.projectId,
+      originId: input.linked_user_origin_id,
+      alias: input.alias,
+      email: input.email,
+    });
+  }
+
+  async get(ctx: AccessContext, id: string): Promise<LinkedUserRow> {
+    const row = isUuid(id) ? await this.repo.findLinkedUser(ctx.projectId, id) : undefined;
+    if (!row) throw notFound('linked user');
+    return row;
+  }
+
+  /** Accepts the Omniport id or the developer's origin id. */
+  async resolve(ctx: AccessContext, idOrOrigin: string, field: string): Promise<LinkedUserRow> {
+    const row =
+      (isUuid(idOrOrigin) ? await this.repo.findLinkedUser(ctx.projectId, idOrOrigin) : undefined) ??
+      (await this.repo.findLinkedUserByOrigin(ctx.projectId, idOrOrigin));
+    if (!row) throw notFound('linked user', field);
+    return row;
+  }
+
+  list(ctx: AccessContext, page: PageRequest, filter: { originId?: string }) {
+    return this.repo.listLinkedUsers(ctx.projectId, page, filter);
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../core/services';
+import { errorResponses, listEnvelope } from '../schemas';
+
+const providerSchema = z
+  .object({
+    name: z.string(),
+    display_name: z.string(),
+    vertical: z.string(),
+    auth_kind: z.string(),
+    credential_fields: z.array(z.string()),
+    default_base_url: z.string().nullable(),
+  })
+  .meta({ id: 'Provider' });
+
+export const providerRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/providers',
+    {
+      schema: {
+        tags: ['providers'],
+        summary: 'The providers Omniport can connect to',
+        response: { 200: listEnvelope(providerSchema), ...errorResponses },
+      },
+    },
+    async () => ({
+      message: 'Providers',
+      statusCode: 200,
+      data: services.providers.list().map((m) => ({
+        name: m.name,
+        display_name: m.displayName,
+        vertical: m.vertical,
+        auth_kind: m.authKind,
+        credential_fields: Object.keys((z.toJSONSchema(m.credentials) as { properties?: object }).properties ?? {}),
+        default_base_url: m.defaultBaseUrl ?? null,
+      })),
+      next_cursor: null,
+      prev_cursor: null,
+    }),
+  );
+};

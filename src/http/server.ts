@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../core/services';
+import { registerApiKeyAuth } from './auth';
+import { errorHandler, notFoundHandler } from './errors';
+import { authRoutes } from './routes/auth';
+import { connectionRoutes } from './routes/connections';
+import { healthRoutes } from './routes/health';
+import { linkedUserRoutes } from './routes/linked-users';
+import { providerRoutes } from './routes/providers';
+
+/** Paths that never reach a log line in clear. */
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-connection-token"]',
+  'req.headers.cookie',
+  '*.api_key',
+  '*.apiKey',
+  '*.access_token',
+  '*.refresh_token',
+  '*.api_token',
+  '*.password',
+  '*.client_secret',
+  '*.credentials',
+  '*.connection_token',
+];
+
+export interface ServerOptions {
+  services: Services;
+  bodyLimitBytes: number;
+  logger: FastifyServerOptions['logger'];
+  publicUrl?: string;
+}
+
+export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger,
+    bodyLimit: opts.bodyLimitBytes,
+    requestIdHeader: false, // read by genReqId, which validates it
+    // An incoming request id is kept only when it is a plausible id, so logs cannot be forged.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // Every body we accept is JSON (uploads arrive as URLs or base64): anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Omniport',
+        version: '0.1.0',
+        description: 'One REST interface over ticketing and CRM products. See README.md for a walkthrough.',
+      },
+      servers: opts.publicUrl ? [{ url: opts.publicUrl }] : [],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  // swagger-ui registers its own routes: they are public documentation.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true };
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  registerApiKeyAuth(app, opts.services.apiKeys);
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  const deps = { services: opts.services };
+  await app.register(healthRoutes, deps);
+  await app.register(authRoutes, deps);
+  await app.register(linkedUserRoutes, deps);
+  await app.register(connectionRoutes, deps);
+  await app.register(providerRoutes, deps);
+  return app;
+}

@@ -1,0 +1,210 @@
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from './database';
+import { apiKeys, connections, linkedUsers, projects, users } from './schema';
+import { dateKey, keysetPage, parseDateKey, whereAll, type PageRequest } from './pagination';
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type LinkedUserRow = typeof linkedUsers.$inferSelect;
+export type ConnectionRow = typeof connections.$inferSelect;
+
+/** Queries of the control plane. Every read that a tenant can trigger is scoped by project id. */
+export class ControlPlaneRepo {
+  constructor(private readonly db: Database) {}
+
+  transaction<T>(fn: (repo: ControlPlaneRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new ControlPlaneRepo(tx as unknown as Database)));
+  }
+
+  /** Serialises bootstrap across processes; held until the surrounding transaction ends. */
+  async lockBootstrap(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext('omniport:bootstrap'))`);
+  }
+
+  async countProjects(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(projects);
+    return row?.n ?? 0;
+  }
+
+  async insertProject(values: typeof projects.$inferInsert): Promise<ProjectRow> {
+    const [row] = await this.db.insert(projects).values(values).returning();
+    return row!;
+  }
+
+  async findProject(id: string): Promise<ProjectRow | undefined> {
+    const [row] = await this.db.select().from(projects).where(eq(projects.id, id));
+    return row;
+  }
+
+  async findProjectByName(name: string): Promise<ProjectRow[]> {
+    return this.db.select().from(projects).where(eq(projects.name, name));
+  }
+
+  async insertUser(values: typeof users.$inferInsert): Promise<UserRow> {
+    const [row] = await this.db.insert(users).values(values).returning();
+    return row!;
+  }
+
+  async findUser(projectId: string, id: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(and(eq(users.projectId, projectId), eq(users.id, id)));
+    return row;
+  }
+
+  async findUserByName(projectId: string, name: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(and(eq(users.projectId, projectId), eq(users.name, name)));
+    return row;
+  }
+
+  async insertApiKey(values: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+    const [row] = await this.db.insert(apiKeys).values(values).returning();
+    return row!;
+  }
+
+  async findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    return row;
+  }
+
+  async touchApiKey(id: string, at: Date): Promise<void> {
+    await this.db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+  }
+
+  listApiKeys(projectId: string, page: PageRequest) {
+    return keysetPage<ApiKeyRow>({
+      sortColumn: apiKeys.createdAt,
+      idColumn: apiKeys.id,
+      keyOf: (r) => [dateKey(r.createdAt), r.id],
+      parseSortValue: parseDateKey,
+      page,
+      fetch: (cond, order, limit) =>
+        this.db
+          .select()
+          .from(apiKeys)
+          .where(whereAll(eq(apiKeys.projectId, projectId), cond))
+          .orderBy(...order)
+          .limit(limit),
+    });
+  }
+
+  async revokeApiKey(projectId: string, id: string, at: Date): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: at })
+      .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .returning();
+    return row;
+  }
+
+  async findApiKey(projectId: string, id: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.db.select().from(apiKeys).where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)));
+    return row;
+  }
+
+  async insertLinkedUser(values: typeof linkedUsers.$inferInsert): Promise<LinkedUserRow> {
+    const [row] = await this.db.insert(linkedUsers).values(values).returning();
+    return row!;
+  }
+
+  /** Inserts or returns the existing linked user with that origin id (race-free). */
+  async upsertLinkedUser(values: typeof linkedUsers.$inferInsert): Promise<LinkedUserRow> {
+    const [inserted] = await this.db.insert(linkedUsers).values(values).onConflictDoNothing().returning();
+    if (inserted) return inserted;
+    return (await this.findLinkedUserByOrigin(values.projectId, values.originId))!;
+  }
+
+  async findLinkedUser(projectId: string, id: string): Promise<LinkedUserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(linkedUsers)
+      .where(and(eq(linkedUsers.projectId, projectId), eq(linkedUsers.id, id)));
+    return row;
+  }
+
+  async findLinkedUserByOrigin(projectId: string, originId: string): Promise<LinkedUserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(linkedUsers)
+      .where(and(eq(linkedUsers.projectId, projectId), eq(linkedUsers.originId, originId)));
+    return row;
+  }
+
+  listLinkedUsers(projectId: string, page: PageRequest, filter: { originId?: string }) {
+    return keysetPage<LinkedUserRow>({
+      sortColumn: linkedUsers.createdAt,
+      idColumn: linkedUsers.id,
+      keyOf: (r) => [dateKey(r.createdAt), r.id],
+      parseSortValue: parseDateKey,
+      page,
+      fetch: (cond, order, limit) =>
+        this.db
+          .select()
+          .from(linkedUsers)
+          .where(
+            whereAll(
+              eq(linkedUsers.projectId, projectId),
+              filter.originId !== undefined ? eq(linkedUsers.originId, filter.originId) : undefined,
+              cond,
+            ),
+          )
+          .orderBy(...order)
+          .limit(limit),
+    });
+  }
+
+  async insertConnection(values: typeof connections.$inferInsert): Promise<ConnectionRow> {
+    const [row] = await this.db.insert(connections).values(values).returning();
+    return row!;
+  }
+
+  async findConnection(projectId: string, id: string): Promise<ConnectionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.projectId, projectId), eq(connections.id, id)));
+    return row;
+  }
+
+  async findConnectionByTokenHash(projectId: string, tokenHash: string): Promise<ConnectionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.projectId, projectId), eq(connections.tokenHash, tokenHash)));
+    return row;
+  }
+
+  listConnections(projectId: string, page: PageRequest, filter: { linkedUserId?: string; provider?: string }) {
+    return keysetPage<ConnectionRow>({
+      sortColumn: connections.createdAt,
+      idColumn: connections.id,
+      keyOf: (r) => [dateKey(r.createdAt), r.id],
+      parseSortValue: parseDateKey,
+      page,
+      fetch: (cond, order, limit) =>
+        this.db
+          .select()
+          .from(connections)
+          .where(
+            whereAll(
+              eq(connections.projectId, projectId),
+              filter.linkedUserId ? eq(connections.linkedUserId, filter.linkedUserId) : undefined,
+              filter.provider ? eq(connections.provider, filter.provider) : undefined,
+              cond,
+            ),
+          )
+          .orderBy(...order)
+          .limit(limit),
+    });
+  }
+
+  async deleteConnection(projectId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(connections)
+      .where(and(eq(connections.projectId, projectId), eq(connections.id, id)))
+      .returning({ id: connections.id });
+    return rows.length > 0;
+  }
+}

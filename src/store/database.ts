@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import * as schema from './schema';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  db: Database;
+  /** Raw parameterised SQL, for libraries that bring their own queries (pg-boss). */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite-instance'; instance: PGlite }
+  | { kind: 'postgres'; url: string; poolSize?: number };
+
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `The embedded database in ${dataDir} is already used by another Omniport process. ` +
+        'Only one process may own a PGlite directory: stop the other process, point OMNIPORT_DATA_DIR at another directory, ' +
+        'or use PostgreSQL (DATABASE_URL) to run several processes.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+/** Opens the database, holding the PGlite directory lock for the lifetime of the handle. */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') return openPostgres(target.url, target.poolSize ?? 10);
+  if (target.kind === 'pglite-instance') return wrapPglite(target.instance, async () => {});
+
+  fs.mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target.dataDir, {
+      lockfilePath: path.join(target.dataDir, 'omniport.lock'),
+      // A crashed owner's lock goes stale after 10 s; the retries let a quick restart wait for it.
+      stale: 10_000,
+      update: 2_000,
+      retries: { retries: 6, minTimeout: 500, maxTimeout: 2_000 },
+      onCompromised: (err) => {
+        console.error(`omniport: lost the lock on ${target.dataDir}: ${err.message}; stopping to protect the data`);
+        process.exit(70);
+      },
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(target.dataDir);
+    throw err;
+  }
+  try {
+    const instance = await PGlite.create(path.join(target.dataDir, 'pgdata'));
+    return wrapPglite(instance, release);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHandle {
+  const db = drizzlePglite(instance, { schema }) as unknown as Database;
+  return {
+    kind: 'pglite',
+    db,
+    async executeSql(text, values) {
+      const result = await instance.query<Record<string, unknown>>(text, values as unknown[] | undefined);
+      return { rows: result.rows };
+    },
+    async ping() {
+      await instance.query('select 1');
+    },
+    async close() {
+      if (!instance.closed) await instance.close();
+      await release();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its server must not crash the process; the next query reports the fault.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  return {
+    kind: 'postgres',
+    db,
+    async executeSql(text, values) {
+      const result = await pool.query(text, values as unknown[] | undefined);
+      return { rows: result.rows as Record<string, unknown>[] };
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Applies pending migrations. On PostgreSQL an advisory lock keeps concurrent starts from racing. */
+export async function migrateDatabase(target: DatabaseTarget, handle: DatabaseHandle): Promise<void> {
+  if (target.kind !== 'postgres') {
+    await migratePglite(handle.db as never, { migrationsFolder });
+    return;
+  }
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('omniport:migrate'))");
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock(hashtext('omniport:migrate'))").catch(() => {});
+    await client.end();
+  }
+}
+
+export function targetFromConfig(config: { databaseUrl?: string; dataDir: string }): DatabaseTarget {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+}

@@ -1,0 +1,84 @@
+import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { badRequest } from '../core/errors';
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  prevCursor: string | null;
+}
+
+type CursorKey = [string, string];
+interface CursorPayload {
+  d: 'next' | 'prev';
+  k: CursorKey;
+}
+
+export function encodeCursor(direction: 'next' | 'prev', key: CursorKey): string {
+  return Buffer.from(JSON.stringify({ d: direction, k: key } satisfies CursorPayload)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorPayload {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
+    if ((parsed.d === 'next' || parsed.d === 'prev') && Array.isArray(parsed.k) && parsed.k.length === 2) return parsed;
+  } catch {
+    // fall through
+  }
+  throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+}
+
+/**
+ * Keyset pagination over a (sortKey, id) pair in ascending order, both ways.
+ * `fetch` runs one query with the extra condition, order and limit; one query per page.
+ */
+export async function keysetPage<T>(opts: {
+  sortColumn: PgColumn;
+  idColumn: PgColumn;
+  keyOf: (row: T) => CursorKey;
+  page: PageRequest;
+  /** Turns the cursor's sort value back into a query parameter (e.g. a Date). */
+  parseSortValue?: (value: string) => unknown;
+  fetch: (condition: SQL | undefined, orderBy: SQL[], limit: number) => Promise<T[]>;
+}): Promise<Page<T>> {
+  const { sortColumn, idColumn, page } = opts;
+  const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const backwards = cursor?.d === 'prev';
+  let condition: SQL | undefined;
+  if (cursor) {
+    const sortValue = opts.parseSortValue ? opts.parseSortValue(cursor.k[0]) : cursor.k[0];
+    condition = backwards
+      ? sql`(${sortColumn}, ${idColumn}) < (${sortValue}, ${cursor.k[1]})`
+      : sql`(${sortColumn}, ${idColumn}) > (${sortValue}, ${cursor.k[1]})`;
+  }
+  const order = backwards ? [desc(sortColumn), desc(idColumn)] : [asc(sortColumn), asc(idColumn)];
+  const rows = await opts.fetch(condition, order, page.limit + 1);
+  const hasMore = rows.length > page.limit;
+  const items = rows.slice(0, page.limit);
+  if (backwards) items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const moreAfter = backwards ? Boolean(cursor) : hasMore;
+  const moreBefore = backwards ? hasMore : Boolean(cursor);
+  return {
+    items,
+    nextCursor: moreAfter && last ? encodeCursor('next', opts.keyOf(last)) : null,
+    prevCursor: moreBefore && first ? encodeCursor('prev', opts.keyOf(first)) : null,
+  };
+}
+
+export const dateKey = (d: Date) => d.toISOString();
+export const parseDateKey = (v: string) => {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+  return d;
+};
+
+export function whereAll(...conditions: (SQL | undefined)[]): SQL | undefined {
+  return and(...conditions.filter((c): c is SQL => c !== undefined));
+}

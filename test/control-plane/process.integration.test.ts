@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataDirLockedError, openDatabase } from '../../src/store/database';
+
+const run = promisify(execFile);
+const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-proc-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** The environment of a child process on the embedded database (DATABASE_URL removed). */
+function embeddedEnv(dataDir: string, extra: Record<string, string> = {}) {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+  delete env.DATABASE_URL;
+  delete env.OMNIPORT_SECRET_KEY;
+  return env;
+}
+
+describe('the embedded database directory', () => {
+  it('belongs to one process at a time; a second one fails with a clear message', async () => {
+    const dataDir = tempDir();
+    const first = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+      const child = await run('node', [bin, 'migrate'], { env: embeddedEnv(dataDir) }).catch((e: { code: number; stderr: string }) => e);
+      expect((child as { code: number }).code).toBe(78);
+      expect((child as { stderr: string }).stderr).toMatch(/already used by another Omniport process/);
+    } finally {
+      await first.close();
+    }
+    // Released: the next owner opens it.
+    const second = await openDatabase({ kind: 'pglite', dataDir });
+    await second.close();
+  });
+});
+
+describe('the omniport command', () => {
+  it('`start` bootstraps an empty database, prints the key once and serves /health', async () => {
+    const dataDir = tempDir();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn('node', [bin, 'start'], { env: embeddedEnv(dataDir, { PORT: String(port) }) });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    try {
+      const deadline = Date.now() + 20_000;
+      let healthy = false;
+      while (!healthy && Date.now() < deadline) {
+        healthy = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+        if (!healthy) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(healthy).toBe(true);
+      const key = output.match(/sk_live_[A-Za-z0-9]{43}/)?.[0];
+      expect(key).toBeDefined();
+      const res = await fetch(`http://127.0.0.1:${port}/auth/api-keys`, { headers: { 'x-api-key': key! } });
+      expect(res.status).toBe(200);
+      // The key file encrypting credentials is private to the owner.
+      expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    expect(output.match(/sk_live_[A-Za-z0-9]{43}/g)).toHaveLength(1);
+  });
+
+  it('creates projects, users and keys from the shell, and installs a preset bootstrap key', async () => {
+    const dataDir = tempDir();
+    const env = embeddedEnv(dataDir);
+    const project = JSON.parse((await run('node', [bin, 'project', 'create', 'acme', '--json'], { env })).stdout);
+    expect(project).toMatchObject({ name: 'acme', id_project: expect.any(String) });
+    const user = JSON.parse((await run('node', [bin, 'user', 'create', 'ops', '--project', 'acme', '--json'], { env })).stdout);
+    expect(user.id_project).toBe(project.id_project);
+    const key = JSON.parse((await run('node', [bin, 'key', 'create', '--project', project.id_project, '--user', 'ops', '--json'], { env })).stdout);
+    expect(key.api_key).toMatch(/^sk_live_/);
+
+    const preset = `sk_live_${'a1'.repeat(32)}`;
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn('node', [bin, 'start'], { env: embeddedEnv(tempDir(), { PORT: String(port), OMNIPORT_BOOTSTRAP_API_KEY: preset }) });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    try {
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        status = await fetch(`http://127.0.0.1:${port}/auth/api-keys`, { headers: { authorization: `Bearer ${preset}` } }).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+      expect(output).not.toContain(preset);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+});
