@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 export type Vertical = 'ticketing' | 'crm';
 export type AuthKind = 'oauth2' | 'api_token' | 'basic';
+export type Verb = 'create' | 'batch_create' | 'update' | 'list' | 'get' | 'sync' | 'incremental_sync';
 
 /** What a provider is, as data: everything the control plane needs without calling it. */
 export interface ProviderManifest {
@@ -13,4 +14,12 @@ export interface ProviderManifest {
   credentials: z.ZodType<Record<string, string>>;
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
+  /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
+  oauth?: { authorizeUrl: string; tokenUrl: string; scopes: string[]; pkce: boolean };
+  /** Response headers that tell how much of the rate limit is left. */
+  rateLimitHeaders?: { remaining: string; reset?: string; resetKind?: 'seconds' | 'epoch' };
+  /** Unified object type → what can be done with it. */
+  capabilities: Record<string, Verb[]>;
+  /** Capabilities that exist for the object but not for every field, said plainly (e.g. "no attachments"). */
+  limitations?: string[];
 }

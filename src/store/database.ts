@@ -78,8 +78,13 @@ function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHan
     kind: 'pglite',
     db,
     async executeSql(text, values) {
-      const result = await instance.query<Record<string, unknown>>(text, values as unknown[] | undefined);
-      return { rows: result.rows };
+      if (values && values.length > 0) {
+        const result = await instance.query<Record<string, unknown>>(text, values as unknown[]);
+        return { rows: result.rows };
+      }
+      // Without parameters the text may hold several statements (pg-boss migrations): only exec runs those.
+      const results = await instance.exec(text);
+      return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
     },
     async ping() {
       await instance.query('select 1');

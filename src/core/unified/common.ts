@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Fields every unified object carries in responses. */
+export const unifiedMeta = {
+  id: z.string().describe('Omniport’s id of the object.'),
+  remote_id: z.string().describe('The id of the object in the provider.'),
+  remote_data: z.record(z.string(), z.unknown()).nullable().optional().describe('The provider’s original object (with remote_data=true).'),
+  field_mappings: z.record(z.string(), z.unknown()).describe('Values of the project’s custom attributes mapped for this object.'),
+  created_at: z.string().nullable().describe('When the object was created in the provider (ISO 8601).'),
+  modified_at: z.string().nullable().describe('When the object last changed in the provider (ISO 8601).'),
+  remote_was_deleted: z.boolean().describe('True once the provider no longer has the object.'),
+};
+
+export const isoDateTime = z.iso.datetime({ offset: true });
+
+/** An upper-case enumeration whose error lists the allowed values. */
+export function upperEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
+}
+
+export const fieldMappingsInput = z.record(z.string(), z.unknown()).optional().describe('Values for custom attributes mapped with /field-mapping.');

@@ -1,0 +1,232 @@
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { AppError } from '../core/errors';
+import type { ProviderManifest } from './manifest';
+
+export interface HttpClientOptions {
+  manifest: ProviderManifest;
+  connectionId: string;
+  baseUrl: string;
+  /** Headers that authenticate a request; called before every attempt (tokens may have been refreshed). */
+  authHeaders: () => Promise<Record<string, string>> | Record<string, string>;
+  errorMessage: (body: unknown) => string | undefined;
+  /** Called once on a 401; returns true when new credentials are worth a retry (OAuth refresh). */
+  onUnauthorized?: () => Promise<boolean>;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Base delay of the exponential backoff. */
+  retryBaseMs?: number;
+  /** Longest wait honoured from Retry-After before giving up with a 503. */
+  maxRetryAfterMs?: number;
+  concurrency?: number;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined | (string | number)[]>;
+  json?: unknown;
+  body?: Buffer | string;
+  headers?: Record<string, string>;
+  /** Retry 5xx and network errors for this non-idempotent call too (only when the provider dedupes). */
+  retryUnsafe?: boolean;
+}
+
+export interface ProviderResponse<T> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+}
+
+const sharedAgent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+const limiters = new Map<string, LimitFunction>();
+
+/** The one outbound client: timeouts, retries with backoff and jitter, Retry-After, per-connection concurrency. */
+export class ProviderHttpClient {
+  private readonly limit: LimitFunction;
+  private readonly opts: Required<Pick<HttpClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'maxRetryAfterMs'>> & HttpClientOptions;
+
+  constructor(opts: HttpClientOptions) {
+    this.opts = { timeoutMs: 30_000, maxRetries: 4, retryBaseMs: 250, maxRetryAfterMs: 60_000, ...opts };
+    const key = `${opts.connectionId}`;
+    let limit = limiters.get(key);
+    if (!limit) {
+      limit = pLimit(opts.concurrency ?? 8);
+      limiters.set(key, limit);
+    }
+    this.limit = limit;
+  }
+
+  get<T>(path: string, o?: RequestOptions) {
+    return this.request<T>('GET', path, o);
+  }
+  post<T>(path: string, o?: RequestOptions) {
+    return this.request<T>('POST', path, o);
+  }
+  put<T>(path: string, o?: RequestOptions) {
+    return this.request<T>('PUT', path, o);
+  }
+  patch<T>(path: string, o?: RequestOptions) {
+    return this.request<T>('PATCH', path, o);
+  }
+  delete<T>(path: string, o?: RequestOptions) {
+    return this.request<T>('DELETE', path, o);
+  }
+
+  /** `path` is relative to the connection's base URL, or an absolute URL on the same origin (next-page links). */
+  request<T>(method: Dispatcher.HttpMethod, path: string, o: RequestOptions = {}): Promise<ProviderResponse<T>> {
+    return this.limit(() => this.withRetries<T>(method, this.url(path, o.query), o));
+  }
+
+  private url(path: string, query?: RequestOptions['query']): URL {
+    const base = new URL(this.opts.baseUrl.endsWith('/') ? this.opts.baseUrl : `${this.opts.baseUrl}/`);
+    const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(path.replace(/^\//, ''), base);
+    // Never follow a provider-supplied link to another host with our credentials.
+    if (url.origin !== base.origin) throw new AppError('provider_error', `${this.opts.manifest.name} pointed at another host`, { provider: this.opts.manifest.name });
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      url.searchParams.set(k, Array.isArray(v) ? v.join(',') : String(v));
+    }
+    return url;
+  }
+
+  private async withRetries<T>(method: Dispatcher.HttpMethod, url: URL, o: RequestOptions): Promise<ProviderResponse<T>> {
+    const provider = this.opts.manifest.name;
+    const idempotent = method === 'GET' || method === 'PUT' || method === 'DELETE' || o.retryUnsafe === true;
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.opts.maxRetries;
+      let res: Dispatcher.ResponseData;
+      try {
+        const headers: Record<string, string> = { accept: 'application/json', ...(await this.opts.authHeaders()), ...o.headers };
+        let body: Buffer | string | undefined = o.body;
+        if (o.json !== undefined) {
+          body = JSON.stringify(o.json);
+          headers['content-type'] = 'application/json';
+        }
+        res = await request(url, {
+          method,
+          headers,
+          body,
+          dispatcher: sharedAgent,
+          headersTimeout: this.opts.timeoutMs,
+          bodyTimeout: this.opts.timeoutMs,
+        });
+      } catch (err) {
+        if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+          if (idempotent && !last) {
+            await sleep(this.backoff(attempt));
+            continue;
+          }
+          throw new AppError('provider_timeout', `${provider} did not answer within ${this.opts.timeoutMs} ms`, { provider });
+        }
+        // Connection refused/reset: a POST may or may not have arrived, so only idempotent calls retry
+        // unless nothing was sent at all.
+        const code = (err as { code?: string }).code;
+        const nothingSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+        if ((idempotent || nothingSent) && !last) {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        throw new AppError('provider_unavailable', `${provider} could not be reached (${code ?? 'network error'})`, { provider });
+      }
+
+      const headers = flatHeaders(res.headers);
+      const text = await res.body.text();
+      const data = parseBody(text, headers['content-type']);
+      const status = res.statusCode;
+      if (status < 300) return { status, headers, data: data as T };
+
+      if (status === 401 && !refreshed && this.opts.onUnauthorized) {
+        refreshed = true;
+        if (await this.opts.onUnauthorized()) {
+          attempt--;
+          continue;
+        }
+      }
+      if (status === 429 || status === 503) {
+        const waitMs = this.retryAfterMs(headers) ?? this.backoff(attempt);
+        if (!last && waitMs <= this.opts.maxRetryAfterMs) {
+          await sleep(waitMs);
+          continue;
+        }
+        const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+        throw new AppError(
+          status === 429 ? 'provider_rate_limited' : 'provider_unavailable',
+          status === 429 ? `${provider} is rate-limiting this connection; retry later` : `${provider} is unavailable; retry later`,
+          { provider, provider_status: status, provider_message: this.message(data) },
+          { 'retry-after': retryAfter },
+        );
+      }
+      if (status >= 500 && idempotent && !last) {
+        await sleep(this.backoff(attempt));
+        continue;
+      }
+      throw new ProviderError(provider, status, this.message(data), data);
+    }
+  }
+
+  private message(body: unknown): string | undefined {
+    try {
+      return this.opts.errorMessage(body)?.slice(0, 1000);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Retry-After (seconds or HTTP date), or the provider's own reset header when nothing is left. */
+  private retryAfterMs(headers: Record<string, string>): number | undefined {
+    const retryAfter = headers['retry-after'];
+    if (retryAfter) {
+      const seconds = Number(retryAfter);
+      if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+      const date = Date.parse(retryAfter);
+      if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
+    }
+    const rl = this.opts.manifest.rateLimitHeaders;
+    if (rl?.reset && headers[rl.remaining] === '0') {
+      const reset = Number(headers[rl.reset]);
+      if (Number.isFinite(reset)) return rl.resetKind === 'epoch' ? Math.max(0, reset * 1000 - Date.now()) : reset * 1000;
+    }
+    return undefined;
+  }
+
+  /** Exponential backoff with full jitter. */
+  private backoff(attempt: number): number {
+    return Math.random() * this.opts.retryBaseMs * 2 ** attempt;
+  }
+}
+
+/** A provider refused the call (4xx other than 429, or a 5xx not retried): answered as 502 with its status and message. */
+export class ProviderError extends AppError {
+  constructor(
+    readonly provider: string,
+    readonly providerStatus: number,
+    readonly providerMessage: string | undefined,
+    readonly providerBody: unknown,
+  ) {
+    super(
+      'provider_error',
+      `${provider} answered ${providerStatus}${providerMessage ? `: ${providerMessage}` : ''}`,
+      { provider, provider_status: providerStatus, provider_message: providerMessage },
+    );
+  }
+}
+
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text) return undefined;
+  if (contentType?.includes('json') || /^[[{]/.test(text.trimStart())) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,142 @@
+import type { IdOf } from '../core/unified/ids';
+import type { ProviderManifest } from './manifest';
+import type { ProviderHttpClient } from './http-client';
+
+/** One provider object in unified form, ready for the store. References inside `data` are Omniport ids. */
+export interface UnifiedRecord {
+  objectType: string;
+  remoteId: string;
+  data: Record<string, unknown>;
+  remoteData: Record<string, unknown>;
+  remoteCreatedAt: Date | null;
+  remoteUpdatedAt: Date | null;
+  /** The provider reports the object deleted. */
+  deleted?: boolean;
+  /** The object this one belongs to (the ticket of a comment, the comment of an attachment). */
+  parent?: { objectType: string; remoteId: string };
+}
+
+/** What an adapter call gets: the connection, its authenticated HTTP client and the id function. */
+export interface AdapterContext {
+  connectionId: string;
+  baseUrl: string;
+  credentials: Record<string, string>;
+  http: ProviderHttpClient;
+  ids: IdOf;
+}
+
+/** A batch of records from a sync, with what is needed to resume after it. */
+export interface SyncBatch {
+  records: UnifiedRecord[];
+  /** Opaque position after this batch, saved so a crashed run resumes here. */
+  resume: string | null;
+}
+
+export interface SyncOptions {
+  /** Incremental: only objects changed since then (already moved back by the overlap window). */
+  since?: Date;
+  /** Continue a run that stopped after the batch that returned this position. */
+  resume?: string;
+}
+
+/**
+ * Streams unified objects from the provider, page by page, to the last page. Usually one object type;
+ * several where one provider list yields them together (Zendesk users are agents and end-users).
+ */
+export interface ObjectSyncer {
+  /** Name of the sync stream (its state is kept under it), e.g. `ticketing.ticket`. */
+  key: string;
+  /** Object types the stream yields. */
+  objectTypes: string[];
+  /** Supports `since`; otherwise every run is full. */
+  incremental: boolean;
+  /**
+   * The provider reports deletions in its incremental feed. Otherwise a full run that completes marks
+   * records it did not see as deleted.
+   */
+  reportsDeletions: boolean;
+  run(ctx: AdapterContext, opts: SyncOptions): AsyncIterable<SyncBatch>;
+}
+
+/** A file to upload with a comment, already fetched. */
+export interface FileUpload {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** A custom field value to write, from field mappings. */
+export interface CustomFieldValue {
+  remoteFieldId: string;
+  value: unknown;
+}
+
+/**
+ * Ticket fields as an adapter receives them: validated, normalised (description and comment as arrays),
+ * and references translated to the provider's remote ids.
+ */
+export interface TicketWrite {
+  name?: string;
+  status?: string;
+  description?: string[];
+  due_date?: string;
+  type?: string;
+  parent_ticket?: string;
+  project_id?: string;
+  tags?: string[];
+  completed_at?: string;
+  priority?: string;
+  assigned_to?: string[];
+  comment?: string[];
+  account_id?: string;
+  contact_id?: string;
+  customFields?: CustomFieldValue[];
+}
+
+export interface CommentWrite {
+  body?: string;
+  html_body?: string;
+  is_private?: boolean;
+  creator_type?: string;
+  /** Remote id of the ticket. */
+  ticket_id: string;
+  contact_id?: string;
+  user_id?: string;
+  files: FileUpload[];
+  customFields?: CustomFieldValue[];
+}
+
+/** The object written, and objects created along with it (comments of a new ticket, attachments). */
+export interface WriteResult {
+  record: UnifiedRecord;
+  related?: UnifiedRecord[];
+}
+
+/** The outcome of one element of a bulk write: the object, or why it failed. */
+export type BulkItemResult = { ok: true; result: WriteResult } | { ok: false; error: Error };
+
+export interface TicketingOperations {
+  createTicket(ctx: AdapterContext, input: TicketWrite): Promise<WriteResult>;
+  /** Bulk create with the provider's own bulk API; results in input order. */
+  createTickets?(ctx: AdapterContext, inputs: TicketWrite[]): Promise<BulkItemResult[]>;
+  updateTicket(ctx: AdapterContext, remoteId: string, patch: TicketWrite): Promise<WriteResult>;
+  createComment(ctx: AdapterContext, input: CommentWrite): Promise<WriteResult>;
+}
+
+/** How the HTTP client authenticates and reads errors for this provider. */
+export interface ProviderHttpProfile {
+  authHeaders(credentials: Record<string, string>): Record<string, string>;
+  /** The provider's human message in an error body. */
+  errorMessage(body: unknown): string | undefined;
+}
+
+/** A provider: its manifest (data) and its code. */
+export interface ProviderAdapter {
+  manifest: ProviderManifest;
+  http: ProviderHttpProfile;
+  /** Checks the credentials with one cheap call; throws the provider's error if they are refused. */
+  verifyCredentials(ctx: AdapterContext): Promise<void>;
+  /** In dependency order: referenced objects first. */
+  syncers: ObjectSyncer[];
+  ticketing?: TicketingOperations;
+}
