@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { createServices, type Services } from './core/services';
 import { loadSecretBox } from './core/secret-key';
+import type { HttpTuning } from './core/provider-context';
 import type { SecretBox } from './core/secrets';
 import { buildServer, redactedPaths } from './http/server';
+import { JobRunner } from './jobs/runner';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
@@ -11,15 +13,20 @@ export interface Omniport {
   config: Config;
   database: DatabaseHandle;
   services: Services;
+  jobs: JobRunner;
   server: FastifyInstance;
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  target?: DatabaseTarget;
+  box?: SecretBox;
+  providers?: ProviderRegistry;
+  httpTuning?: HttpTuning;
+}
+
 /** Opens the database (migrating it) and wires the services; used by the CLI and the tests. */
-export async function openServices(
-  config: Config,
-  opts: { target?: DatabaseTarget; box?: SecretBox; providers?: ProviderRegistry } = {},
-): Promise<{ database: DatabaseHandle; services: Services }> {
+export async function openServices(config: Config, opts: OpenOptions = {}): Promise<{ database: DatabaseHandle; services: Services }> {
   const box = opts.box ?? loadSecretBox(config);
   const target = opts.target ?? targetFromConfig(config);
   const database = await openDatabase(target);
@@ -29,29 +36,45 @@ export async function openServices(
     await database.close();
     throw err;
   }
-  const services = createServices({ config, database, box, providers: opts.providers ?? new ProviderRegistry(defaultProviders()) });
+  const services = createServices({
+    config,
+    database,
+    box,
+    providers: opts.providers ?? new ProviderRegistry(defaultProviders()),
+    httpTuning: opts.httpTuning,
+  });
   return { database, services };
 }
 
-/** The whole service: database, services and HTTP server (not yet listening). */
-export async function createOmniport(
-  config: Config,
-  opts: { target?: DatabaseTarget; box?: SecretBox; providers?: ProviderRegistry } = {},
-): Promise<Omniport> {
+export interface JobOptions {
+  /** Run sync jobs in this process. */
+  work: boolean;
+  pollingIntervalSeconds?: number;
+}
+
+/** The whole service: database, services, job queue and HTTP server (not yet listening). */
+export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services } = await openServices(config, opts);
-  const server = await buildServer({
-    services,
-    bodyLimitBytes: config.bodyLimitBytes,
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } },
-    publicUrl: config.publicUrl,
+  const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
+    work: opts.jobs?.work ?? config.runWorker,
+    pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds,
   });
+  await jobs.start();
+  // The first sync of a new connection runs in the background, never inside the request.
+  services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));
+  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, logger, publicUrl: config.publicUrl });
+  jobs.logger = server.log;
   return {
     config,
     database,
     services,
+    jobs,
     server,
     async close() {
       await server.close();
+      await jobs.stop();
+      await services.files.close();
       await database.close();
     },
   };

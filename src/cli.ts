@@ -4,6 +4,7 @@ import { createOmniport, openServices } from './app';
 import { AppError } from './core/errors';
 import { DataDirLockedError } from './store/database';
 import { isoDate } from './http/schemas';
+import { JobRunner } from './jobs/runner';
 
 const program = new Command()
   .name('omniport')
@@ -53,6 +54,25 @@ program
     };
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+
+program
+  .command('worker')
+  .description('Run only background jobs (sync), no HTTP: scale workers out on one PostgreSQL')
+  .action(async () => {
+    const config = loadConfig();
+    const { database, services } = await openServices(config);
+    const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
+    jobs.logger = { info: (o, m) => console.log(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) };
+    await jobs.start();
+    console.log(`Omniport worker running (${database.kind})`);
+    const stop = async () => {
+      await jobs.stop();
+      await database.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
   });
 
 program

@@ -12,6 +12,8 @@ const envSchema = z.object({
   OMNIPORT_ENV: z.string().regex(/^[a-z]+$/, 'lower-case letters only').default('live'),
   OMNIPORT_PUBLIC_URL: z.string().url().optional(),
   OMNIPORT_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  OMNIPORT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  OMNIPORT_WORKER: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -25,6 +27,10 @@ export interface Config {
   keyEnv: string;
   publicUrl?: string;
   bodyLimitBytes: number;
+  /** Attachment URLs may point at private and loopback addresses (off: SSRF protection). */
+  allowPrivateUrls: boolean;
+  /** `omniport start` also runs jobs (sync) in the same process. */
+  runWorker: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
@@ -47,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyEnv: e.OMNIPORT_ENV,
     publicUrl: e.OMNIPORT_PUBLIC_URL,
     bodyLimitBytes: e.OMNIPORT_BODY_LIMIT_BYTES,
+    allowPrivateUrls: e.OMNIPORT_ALLOW_PRIVATE_URLS === 'true',
+    runWorker: e.OMNIPORT_WORKER === 'true',
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,6 +3,8 @@ import { isUuid, type AccessContext } from './access';
 import { newConnectionToken, sha256Hex, type SecretBox } from './secrets';
 import type { LinkedUserService } from './linked-users';
 import type { ProviderRegistry } from '../providers/registry';
+import { ProviderError } from '../providers/http-client';
+import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo, LinkedUserRow } from '../store/control-plane.repo';
 import type { PageRequest } from '../store/pagination';
 
@@ -26,7 +28,11 @@ export class ConnectionService {
     private readonly linkedUsers: LinkedUserService,
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
+    private readonly contexts: ProviderContexts,
   ) {}
+
+  /** Called after a connection is created (the first sync is queued there, never run in the request). */
+  readonly afterCreate: ((row: ConnectionRow) => Promise<void>)[] = [];
 
   async create(ctx: AccessContext, input: ConnectionInput): Promise<ConnectionView> {
     const manifest = this.providers.get(input.provider);
@@ -48,6 +54,7 @@ export class ConnectionService {
     if (!baseUrl) {
       throw new AppError('validation_failed', `${manifest.name} needs base_url (the address of the account)`, { field: 'base_url' });
     }
+    await this.verify(input.provider, baseUrl.replace(/\/+$/, ''), credentials.data);
     const linkedUser = await this.linkedUsers.ensure(ctx, { linked_user_origin_id: input.linked_user_origin_id });
     const token = newConnectionToken();
     const row = await this.repo.insertConnection({
@@ -60,7 +67,25 @@ export class ConnectionService {
       credentialsEncrypted: this.box.encryptJson(credentials.data),
       baseUrl: baseUrl.replace(/\/+$/, ''),
     });
+    for (const hook of this.afterCreate) await hook(row);
     return { row, connectionToken: token, linkedUser };
+  }
+
+  /** One cheap call with the credentials; refused credentials are a 422, a failing provider keeps its 5xx. */
+  private async verify(provider: string, baseUrl: string, credentials: Record<string, string>): Promise<void> {
+    const adapter = this.providers.adapter(provider)!;
+    try {
+      await adapter.verifyCredentials(this.contexts.build(adapter, `verify:${provider}`, baseUrl, credentials));
+    } catch (err) {
+      if (err instanceof ProviderError && err.providerStatus >= 400 && err.providerStatus < 500) {
+        throw new AppError('unprocessable', `${provider} refused these credentials`, {
+          field: 'credentials',
+          provider_status: err.providerStatus,
+          provider_message: err.providerMessage,
+        });
+      }
+      throw err;
+    }
   }
 
   async get(ctx: AccessContext, id: string): Promise<ConnectionView> {

@@ -30,6 +30,18 @@ export class ProjectService {
     throw new AppError('not_found', `project ${idOrName} not found`);
   }
 
+  async get(projectId: string): Promise<ProjectRow> {
+    const project = await this.repo.findProject(projectId);
+    if (!project) throw new AppError('not_found', 'project not found');
+    return project;
+  }
+
+  async setSyncInterval(projectId: string, minutes: number): Promise<ProjectRow> {
+    const project = await this.repo.setSyncInterval(projectId, minutes);
+    if (!project) throw new AppError('not_found', 'project not found');
+    return project;
+  }
+
   async createUser(projectId: string, name: string, email?: string): Promise<UserRow> {
     return this.repo.insertUser({ projectId, name, email });
   }

@@ -1,12 +1,17 @@
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../store/database';
 import { ControlPlaneRepo } from '../store/control-plane.repo';
+import { UnifiedRepo } from '../store/unified.repo';
 import type { ProviderRegistry } from '../providers/registry';
 import { ApiKeyService } from './api-keys';
 import { ConnectionService } from './connections';
+import { FileFetcher } from './file-fetch';
 import { LinkedUserService } from './linked-users';
 import { ProjectService } from './projects';
+import { ProviderContexts, type HttpTuning } from './provider-context';
 import type { SecretBox } from './secrets';
+import { SyncService } from './sync';
+import { TicketingService } from './ticketing';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -15,24 +20,38 @@ export interface Services {
   linkedUsers: LinkedUserService;
   connections: ConnectionService;
   providers: ProviderRegistry;
+  contexts: ProviderContexts;
+  sync: SyncService;
+  ticketing: TicketingService;
+  controlPlane: ControlPlaneRepo;
   database: DatabaseHandle;
+  files: FileFetcher;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv'>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
+  httpTuning?: HttpTuning;
 }): Services {
-  const repo = new ControlPlaneRepo(deps.database.db);
-  const apiKeys = new ApiKeyService(repo, deps.config.keyEnv);
-  const linkedUsers = new LinkedUserService(repo);
+  const controlPlane = new ControlPlaneRepo(deps.database.db);
+  const unified = new UnifiedRepo(deps.database.db);
+  const contexts = new ProviderContexts(deps.providers, deps.box, deps.httpTuning);
+  const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
+  const linkedUsers = new LinkedUserService(controlPlane);
+  const files = new FileFetcher(deps.config.allowPrivateUrls);
   return {
     apiKeys,
-    projects: new ProjectService(repo, apiKeys),
+    projects: new ProjectService(controlPlane, apiKeys),
     linkedUsers,
-    connections: new ConnectionService(repo, linkedUsers, deps.providers, deps.box),
+    connections: new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts),
     providers: deps.providers,
+    contexts,
+    sync: new SyncService(unified, controlPlane, contexts),
+    ticketing: new TicketingService(unified, controlPlane, contexts, files),
+    controlPlane,
     database: deps.database,
+    files,
   };
 }

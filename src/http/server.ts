@@ -11,6 +11,9 @@ import { connectionRoutes } from './routes/connections';
 import { healthRoutes } from './routes/health';
 import { linkedUserRoutes } from './routes/linked-users';
 import { providerRoutes } from './routes/providers';
+import { syncRoutes } from './routes/sync';
+import { ticketingRoutes } from './routes/ticketing';
+import type { JobRunner } from '../jobs/runner';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -31,6 +34,7 @@ export const redactedPaths = [
 
 export interface ServerOptions {
   services: Services;
+  jobs: JobRunner;
   bodyLimitBytes: number;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
@@ -95,5 +99,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(linkedUserRoutes, deps);
   await app.register(connectionRoutes, deps);
   await app.register(providerRoutes, deps);
+  await app.register(ticketingRoutes, deps);
+  await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   return app;
 }

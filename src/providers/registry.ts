@@ -1,19 +1,24 @@
 import type { ProviderManifest } from './manifest';
+import type { ProviderAdapter } from './types';
 
-/** Every provider Omniport can connect to. Each provider issue adds its manifest here. */
+/** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
 export class ProviderRegistry {
-  private readonly byName = new Map<string, ProviderManifest>();
+  private readonly byName = new Map<string, ProviderAdapter>();
 
-  constructor(manifests: ProviderManifest[]) {
-    for (const m of manifests) this.byName.set(m.name, m);
+  constructor(adapters: ProviderAdapter[]) {
+    for (const a of adapters) this.byName.set(a.manifest.name, a);
   }
 
   get(name: string): ProviderManifest | undefined {
+    return this.byName.get(name)?.manifest;
+  }
+
+  adapter(name: string): ProviderAdapter | undefined {
     return this.byName.get(name);
   }
 
   list(): ProviderManifest[] {
-    return [...this.byName.values()];
+    return [...this.byName.values()].map((a) => a.manifest);
   }
 
   names(): string[] {
@@ -21,6 +26,6 @@ export class ProviderRegistry {
   }
 }
 
-export function defaultProviders(): ProviderManifest[] {
+export function defaultProviders(): ProviderAdapter[] {
   return [];
 }

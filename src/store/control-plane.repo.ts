@@ -168,6 +168,27 @@ export class ControlPlaneRepo {
     return row;
   }
 
+  /** For jobs, which act on behalf of the connection's own project. */
+  async findConnectionById(id: string): Promise<ConnectionRow | undefined> {
+    const [row] = await this.db.select().from(connections).where(eq(connections.id, id));
+    return row;
+  }
+
+  /** Connections whose oldest stream last succeeded longer ago than their project's sync interval. */
+  async connectionsDueForSync(): Promise<{ id: string }[]> {
+    const result = await this.db.execute(sql`
+      select c.id from connections c join projects p on p.id = c.project_id
+      where c.status = 'valid'
+        and coalesce((select min(s.last_success_at) from sync_states s where s.connection_id = c.id), 'epoch'::timestamptz)
+            < now() - p.sync_interval_minutes * interval '1 minute'`);
+    return (result as unknown as { rows: { id: string }[] }).rows;
+  }
+
+  async setSyncInterval(projectId: string, minutes: number): Promise<ProjectRow | undefined> {
+    const [row] = await this.db.update(projects).set({ syncIntervalMinutes: minutes }).where(eq(projects.id, projectId)).returning();
+    return row;
+  }
+
   async findConnectionByTokenHash(projectId: string, tokenHash: string): Promise<ConnectionRow | undefined> {
     const [row] = await this.db
       .select()

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // Millisecond precision, so a JavaScript Date carries the exact value through keyset cursors.
 const nowMs = sql`date_trunc('milliseconds', now())`;
@@ -84,3 +84,74 @@ export const connections = pgTable(
     index('connections_linked_user_idx').on(t.linkedUserId),
   ],
 );
+
+/**
+ * Every unified object (ticket, comment, contact, deal …) of every connection, with the provider's
+ * original object. The id is derived from (connection, type, remote id), so it never changes.
+ */
+export const unifiedObjects = pgTable(
+  'unified_objects',
+  {
+    id: uuid('id').primaryKey(),
+    /** Insertion order, for keyset pagination. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+    objectType: text('object_type').notNull(),
+    remoteId: text('remote_id').notNull(),
+    /** The object this one belongs to (the ticket of a comment). */
+    parentId: uuid('parent_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    remoteData: jsonb('remote_data').$type<Record<string, unknown>>().notNull(),
+    fieldMappings: jsonb('field_mappings').$type<Record<string, unknown>>().notNull().default({}),
+    remoteCreatedAt: timestamp('remote_created_at', { withTimezone: true, mode: 'date' }),
+    remoteUpdatedAt: timestamp('remote_updated_at', { withTimezone: true, mode: 'date' }),
+    remoteWasDeleted: boolean('remote_was_deleted').notNull().default(false),
+    /** The sync run that last saw the object; a completed full run marks the unseen ones deleted. */
+    lastSeenRun: uuid('last_seen_run'),
+    createdAt: createdAt(),
+    modifiedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('unified_objects_remote_uq').on(t.connectionId, t.objectType, t.remoteId),
+    index('unified_objects_list_idx').on(t.connectionId, t.objectType, t.seq),
+    index('unified_objects_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Progress of one sync stream of one connection: what to resume from, and since when to ask next time. */
+export const syncStates = pgTable(
+  'sync_states',
+  {
+    connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+    stream: text('stream').notNull(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    /** idle | running | failed */
+    status: text('status').notNull().default('idle'),
+    runId: uuid('run_id'),
+    mode: text('mode'),
+    /** Position after the last saved batch of the current run. */
+    resume: text('resume'),
+    runStartedAt: timestamp('run_started_at', { withTimezone: true, mode: 'date' }),
+    /** Start of the last successful run: the next incremental run asks for changes since then (minus an overlap). */
+    watermark: timestamp('watermark', { withTimezone: true, mode: 'date' }),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    recordsInRun: integer('records_in_run').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.stream] })],
+);
+
+/** Files posted to POST /ticketing/attachments, waiting to be attached to a comment. */
+export const uploads = pgTable('uploads', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+  fileName: text('file_name').notNull(),
+  contentType: text('content_type').notNull(),
+  /** Either the bytes (base64) or a URL fetched when the file is attached. */
+  contentBase64: text('content_base64'),
+  fileUrl: text('file_url'),
+  createdAt: createdAt(),
+});

@@ -5,7 +5,17 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase, openDatabase } from '../../src/store/database';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from '../../src/store/database';
+import PgBoss from 'pg-boss';
+
+/** pg-boss creates its schema on first start: do it once in the template. */
+async function installJobSchema(handle: DatabaseHandle, url?: string) {
+  const boss = url
+    ? new PgBoss({ connectionString: url, max: 1, schedule: false, supervise: false })
+    : new PgBoss({ db: { executeSql: (t: string, v?: unknown[]) => handle.executeSql(t, v) }, schedule: false, supervise: false });
+  await boss.start();
+  await boss.stop({ graceful: false, wait: true });
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +37,7 @@ export default async function setup(project: TestProject) {
     const instance = new PGlite();
     const handle = await openDatabase({ kind: 'pglite-instance', instance });
     await migrateDatabase({ kind: 'pglite-instance', instance }, handle);
+    await installJobSchema(handle);
     const dump = await instance.dumpDataDir('none');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-test-')), 'template.tar');
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -44,6 +55,7 @@ export default async function setup(project: TestProject) {
   const url = withDatabase(serverUrl, template);
   const handle = await openDatabase({ kind: 'postgres', url, poolSize: 1 });
   await migrateDatabase({ kind: 'postgres', url }, handle);
+  await installJobSchema(handle, url);
   await handle.close();
   project.provide('databaseKind', 'postgres');
   project.provide('pgliteTemplatePath', '');

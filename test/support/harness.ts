@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createOmniport, type Omniport } from '../../src/app';
 import { SecretBox } from '../../src/core/secrets';
 import type { ProviderRegistry } from '../../src/providers/registry';
+import type { HttpTuning } from '../../src/core/provider-context';
 import type { DatabaseTarget } from '../../src/store/database';
 import { withDatabase } from './global-setup';
 
@@ -73,11 +74,27 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', PORT: '0', OMNIPORT_ENV: 'test', ...overrides });
 }
 
-export async function startTestServer(opts: { providers?: ProviderRegistry; env?: Record<string, string> } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  providers?: ProviderRegistry;
+  env?: Record<string, string>;
+  /** Run sync jobs in the server process (default true). */
+  work?: boolean;
+  /** Faster retries and shorter timeouts than production, so fault tests stay quick. */
+  httpTuning?: HttpTuning;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const database = await freshDatabase();
   const box = new SecretBox(randomBytes(32));
   const config = testConfig(opts.env);
-  const omniport = await createOmniport(config, { target: database.target, box, providers: opts.providers });
+  const target = database.target;
+  const omniport = await createOmniport(config, {
+    target,
+    box,
+    providers: opts.providers,
+    httpTuning: opts.httpTuning ?? { retryBaseMs: 20, maxRetries: 3, timeoutMs: 5_000, maxRetryAfterMs: 5_000 },
+    jobs: { work: opts.work ?? true, pollingIntervalSeconds: 0.5 },
+  });
   const boot = await omniport.services.projects.bootstrapIfEmpty();
   if (!boot) throw new Error('the test database was not empty');
   const address = await omniport.server.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from './errors';
+import { toRows } from './unified/records';
+import type { ProviderContexts } from './provider-context';
+import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
+import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
+import type { ObjectSyncer } from '../providers/types';
+
+export interface SyncRunResult {
+  stream: string;
+  /** done: the run completed; continued: it stopped at its deadline and must be continued; skipped: no such connection/stream. */
+  outcome: 'done' | 'continued' | 'skipped';
+  mode?: 'full' | 'incremental';
+  records: number;
+  markedDeleted: number;
+}
+
+export interface SyncOptions {
+  /** Ignore the watermark and read everything again. */
+  full?: boolean;
+  /** Stop after the batch that crosses this time; the run continues in the next job. */
+  deadline?: number;
+}
+
+/**
+ * Runs sync streams: full on the first run, then incremental from the last successful start minus an
+ * overlap window; every batch is saved together with the position after it, so a crashed or interrupted
+ * run resumes where it stopped. Deletions are inferred only from a completed full run.
+ */
+export class SyncService {
+  constructor(
+    private readonly repo: UnifiedRepo,
+    private readonly controlPlane: ControlPlaneRepo,
+    private readonly contexts: ProviderContexts,
+    private readonly overlapMs = 5 * 60_000,
+  ) {}
+
+  streamsOf(connection: ConnectionRow): string[] {
+    return this.contexts.adapterOf(connection).syncers.map((s) => s.key);
+  }
+
+  async run(connectionId: string, stream: string, opts: SyncOptions = {}): Promise<SyncRunResult> {
+    const connection = await this.controlPlane.findConnectionById(connectionId);
+    if (!connection || connection.status !== 'valid') return { stream, outcome: 'skipped', records: 0, markedDeleted: 0 };
+    const { adapter, ctx } = this.contexts.forConnection(connection);
+    const syncer = adapter.syncers.find((s) => s.key === stream);
+    if (!syncer) return { stream, outcome: 'skipped', records: 0, markedDeleted: 0 };
+
+    const previous = await this.repo.getSyncState(connectionId, stream);
+    const run = this.planRun(syncer, previous, opts);
+    const base = { connectionId, stream, projectId: connection.projectId, runId: run.runId, mode: run.mode, runStartedAt: run.startedAt };
+    let records = run.recordsSoFar;
+    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, lastError: null });
+
+    try {
+      const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
+      for await (const batch of syncer.run(ctx, { since, resume: run.resume ?? undefined })) {
+        records += batch.records.length;
+        await this.repo.saveBatch(toRows(connection, batch.records, run.runId), {
+          ...base,
+          status: 'running',
+          resume: batch.resume,
+          recordsInRun: records,
+          lastError: null,
+        });
+        if (opts.deadline && Date.now() > opts.deadline && batch.resume) {
+          return { stream, outcome: 'continued', mode: run.mode, records, markedDeleted: 0 };
+        }
+      }
+      const markedDeleted =
+        run.mode === 'full' && !syncer.reportsDeletions ? await this.repo.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId) : 0;
+      await this.repo.saveSyncState({
+        ...base,
+        status: 'idle',
+        resume: null,
+        recordsInRun: records,
+        watermark: run.startedAt,
+        lastSuccessAt: new Date(),
+        lastError: null,
+      });
+      return { stream, outcome: 'done', mode: run.mode, records, markedDeleted };
+    } catch (err) {
+      const message = err instanceof AppError ? `${err.message}` : 'internal error';
+      await this.repo.saveSyncState({ ...base, status: 'failed', recordsInRun: records, lastError: message });
+      throw err;
+    }
+  }
+
+  /** Continue an interrupted run with its id (so deletion detection stays right), or start a new one. */
+  private planRun(syncer: ObjectSyncer, previous: SyncStateRow | undefined, opts: SyncOptions) {
+    const interrupted = previous && previous.status !== 'idle' && previous.runId && previous.mode && previous.runStartedAt;
+    if (interrupted && !opts.full) {
+      return {
+        runId: previous.runId!,
+        mode: previous.mode as 'full' | 'incremental',
+        startedAt: previous.runStartedAt!,
+        resume: previous.resume,
+        recordsSoFar: previous.recordsInRun,
+      };
+    }
+    const incremental = syncer.incremental && Boolean(previous?.watermark) && !opts.full;
+    return { runId: randomUUID(), mode: incremental ? ('incremental' as const) : ('full' as const), startedAt: new Date(), resume: null, recordsSoFar: 0 };
+  }
+
+  status(connectionId: string) {
+    return this.repo.listSyncStates(connectionId);
+  }
+}

@@ -1,0 +1,27 @@
+import { unifiedId } from './ids';
+import type { UnifiedRecord } from '../../providers/types';
+import type { UnifiedInsert } from '../../store/unified.repo';
+
+/** Turns adapter records into store rows of one connection. */
+export function toRows(
+  connection: { id: string; projectId: string },
+  records: UnifiedRecord[],
+  runId: string | null,
+  fieldMappingsOf: (record: UnifiedRecord) => Record<string, unknown> = () => ({}),
+): UnifiedInsert[] {
+  return records.map((r) => ({
+    id: unifiedId(connection.id, r.objectType, r.remoteId),
+    projectId: connection.projectId,
+    connectionId: connection.id,
+    objectType: r.objectType,
+    remoteId: r.remoteId,
+    parentId: r.parent ? unifiedId(connection.id, r.parent.objectType, r.parent.remoteId) : null,
+    data: r.data,
+    remoteData: r.remoteData,
+    fieldMappings: fieldMappingsOf(r),
+    remoteCreatedAt: r.remoteCreatedAt,
+    remoteUpdatedAt: r.remoteUpdatedAt,
+    remoteWasDeleted: r.deleted ?? false,
+    lastSeenRun: runId,
+  }));
+}

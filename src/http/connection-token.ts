@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../core/services';
+import type { ConnectionRow } from '../store/control-plane.repo';
+import { accessOf } from './auth';
+
+export const connectionTokenHeaders = z.object({
+  'x-connection-token': z.string().min(1).describe('The connection token of the linked user’s connection.'),
+});
+
+export const optionalConnectionTokenHeaders = z.object({
+  'x-connection-token': z.string().min(1).optional().describe('Optional: if sent, it must be the object’s connection.'),
+});
+
+/** The connection selected by x-connection-token, inside the caller's project (401 otherwise). */
+export function connectionOf(services: Services, request: FastifyRequest): Promise<ConnectionRow> {
+  const token = request.headers['x-connection-token'];
+  return services.connections.resolveToken(accessOf(request), typeof token === 'string' ? token : undefined);
+}
+
+/** The connection of an optional token, for calls addressed by object id. */
+export async function optionalConnectionOf(services: Services, request: FastifyRequest): Promise<ConnectionRow | undefined> {
+  return request.headers['x-connection-token'] === undefined ? undefined : connectionOf(services, request);
+}
+
+/** `remote_data=true|false`, strictly. */
+export const remoteDataQuery = z.object({
+  remote_data: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('true: include the provider’s original object in remote_data.'),
+});

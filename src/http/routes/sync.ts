@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../core/services';
+import type { JobRunner } from '../../jobs/runner';
+import { AppError } from '../../core/errors';
+import { accessOf } from '../auth';
+import { connectionOf, connectionTokenHeaders } from '../connection-token';
+import { envelope, errorResponses } from '../schemas';
+
+const streamStatus = z
+  .object({
+    stream: z.string(),
+    status: z.string().describe('idle, running or failed'),
+    mode: z.string().nullable().describe('full or incremental: the current or last run'),
+    records_in_run: z.number().int(),
+    last_success_at: z.string().nullable(),
+    last_error: z.string().nullable(),
+  })
+  .meta({ id: 'SyncStreamStatus' });
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRunner }> = async (app, { services, jobs }) => {
+  app.post(
+    '/sync',
+    {
+      schema: {
+        tags: ['sync'],
+        summary: 'Queue a sync of the connection now (runs in the background)',
+        headers: connectionTokenHeaders,
+        body: z.strictObject({ full: z.boolean().optional().describe('Read everything again instead of changes only.') }).optional(),
+        response: { 202: envelope(z.object({ queued: z.array(z.string()) })), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const connection = await connectionOf(services, request);
+      if (connection.status !== 'valid') throw new AppError('needs_reauth', `the ${connection.provider} connection needs to be authorised again`);
+      const queued = await jobs.enqueueAll(connection.id, { full: request.body?.full });
+      return reply.status(202).send({ message: 'Sync queued', statusCode: 202, data: { queued } });
+    },
+  );
+
+  app.get(
+    '/sync/status',
+    {
+      schema: {
+        tags: ['sync'],
+        summary: 'Sync progress of the connection, per stream',
+        headers: connectionTokenHeaders,
+        response: { 200: envelope(z.object({ connection_status: z.string(), streams: z.array(streamStatus) })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const connection = await connectionOf(services, request);
+      const states = new Map((await services.sync.status(connection.id)).map((s) => [s.stream, s]));
+      const streams = services.sync.streamsOf(connection).map((stream) => {
+        const s = states.get(stream);
+        return {
+          stream,
+          status: s?.status ?? 'never_run',
+          mode: s?.mode ?? null,
+          records_in_run: s?.recordsInRun ?? 0,
+          last_success_at: iso(s?.lastSuccessAt ?? null),
+          last_error: s?.lastError ?? null,
+        };
+      });
+      return { message: 'Sync status', statusCode: 200, data: { connection_status: connection.status, streams } };
+    },
+  );
+
+  app.get(
+    '/project',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'The caller’s project and its settings',
+        response: { 200: envelope(projectSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const project = await services.projects.get(accessOf(request).projectId);
+      return { message: 'Project', statusCode: 200, data: presentProject(project) };
+    },
+  );
+
+  app.patch(
+    '/project',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Change the project’s settings',
+        body: z.strictObject({ sync_interval_minutes: z.number().int().min(5).max(7 * 24 * 60).describe('How often every connection syncs.') }),
+        response: { 200: envelope(projectSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const project = await services.projects.setSyncInterval(accessOf(request).projectId, request.body.sync_interval_minutes);
+      return { message: 'Project updated', statusCode: 200, data: presentProject(project) };
+    },
+  );
+};
+
+const projectSchema = z
+  .object({ id_project: z.string(), name: z.string(), sync_interval_minutes: z.number().int(), created_at: z.string() })
+  .meta({ id: 'Project' });
+
+const presentProject = (p: { id: string; name: string; syncIntervalMinutes: number; createdAt: Date }) => ({
+  id_project: p.id,
+  name: p.name,
+  sync_interval_minutes: p.syncIntervalMinutes,
+  created_at: p.createdAt.toISOString(),
+});

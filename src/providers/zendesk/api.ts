@@ -1,0 +1,124 @@
+/**
+ * Zendesk request helpers shared by sync and writes: cursor pagination, cursor-based incremental
+ * exports, and user roles. Everything goes through the connection's client (`ctx.http`).
+ */
+import { ProviderError } from '../http-client';
+import type { AdapterContext } from '../types';
+import type { ZdCursorPage, ZdExportPage, ZdRole, ZdUser } from './types';
+
+export interface ZendeskAdapterOptions {
+  /** `page[size]` of cursor-paginated lists (Zendesk allows at most 100). */
+  listPageSize?: number;
+  /** `per_page` of the ticket and user incremental exports (Zendesk allows at most 1000). */
+  exportPageSize?: number;
+  /** Tickets per comment-sync batch (their comments are fetched together, so this bounds memory). */
+  commentTicketsPerBatch?: number;
+  /** Zendesk refuses a `start_time` within the last minute; `since` is moved back at least this much. */
+  exportLagSeconds?: number;
+  /** First wait before polling a bulk job; doubles up to 2 s. */
+  jobPollIntervalMs?: number;
+  /** Longest total wait for a bulk job before its items are answered as timed out. */
+  jobTimeoutMs?: number;
+}
+
+export type ResolvedOptions = Required<ZendeskAdapterOptions>;
+
+export function resolveOptions(o: ZendeskAdapterOptions = {}): ResolvedOptions {
+  return {
+    listPageSize: Math.min(100, Math.max(1, o.listPageSize ?? 100)),
+    exportPageSize: Math.min(1000, Math.max(1, o.exportPageSize ?? 1000)),
+    commentTicketsPerBatch: Math.min(1000, Math.max(1, o.commentTicketsPerBatch ?? 100)),
+    exportLagSeconds: Math.max(0, o.exportLagSeconds ?? 60),
+    jobPollIntervalMs: Math.max(1, o.jobPollIntervalMs ?? 200),
+    jobTimeoutMs: Math.max(1, o.jobTimeoutMs ?? 60_000),
+  };
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export interface ListPage<T> {
+  items: T[];
+  body: Record<string, unknown>;
+  /** `page[after]` of the next page (null when none). */
+  after: string | null;
+  last: boolean;
+}
+
+/** Walks a cursor-paginated list (`page[size]`, `page[after]` → `meta.has_more`, `meta.after_cursor`) to the last page. */
+export async function* cursorPages<T>(
+  ctx: AdapterContext,
+  path: string,
+  key: string,
+  opts: { pageSize: number; query?: Query; after?: string | null },
+): AsyncGenerator<ListPage<T>> {
+  let after = opts.after ?? undefined;
+  for (;;) {
+    const res = await ctx.http.get<Record<string, unknown> & ZdCursorPage>(path, {
+      query: { ...opts.query, 'page[size]': opts.pageSize, 'page[after]': after },
+    });
+    const body = res.data ?? {};
+    const items = (Array.isArray(body[key]) ? body[key] : []) as T[];
+    const next = body.meta?.has_more === true ? (body.meta.after_cursor ?? null) : null;
+    yield { items, body, after: body.meta?.after_cursor ?? null, last: next === null };
+    if (next === null || next === after) return;
+    after = next;
+  }
+}
+
+export interface ExportPage<T> {
+  items: T[];
+  body: Record<string, unknown>;
+  /** Cursor to continue after this page. */
+  after: string | null;
+  last: boolean;
+}
+
+/** The `start_time` for an incremental export: 0 for a full run, else `since`, at least `lag` seconds in the past. */
+export function exportStartTime(since: Date | undefined, lagSeconds: number, now = Date.now()): number {
+  if (!since) return 0;
+  const latest = Math.floor(now / 1000) - lagSeconds - 1;
+  return Math.max(0, Math.min(Math.floor(since.getTime() / 1000), latest));
+}
+
+/**
+ * Walks a cursor-based incremental export (`/api/v2/incremental/{resource}/cursor`) from `start_time`
+ * or from a saved cursor, page by page, until `end_of_stream`.
+ */
+export async function* exportPages<T>(
+  ctx: AdapterContext,
+  resource: 'tickets' | 'users',
+  opts: { startTime: number; cursor?: string; perPage: number; query?: Query },
+): AsyncGenerator<ExportPage<T>> {
+  let cursor = opts.cursor;
+  for (;;) {
+    const query: Query = { ...opts.query, per_page: opts.perPage, ...(cursor ? { cursor } : { start_time: opts.startTime }) };
+    const res = await ctx.http.get<Record<string, unknown> & ZdExportPage>(`/api/v2/incremental/${resource}/cursor`, { query });
+    const body = res.data ?? {};
+    const items = (Array.isArray(body[resource]) ? body[resource] : []) as T[];
+    const after = body.after_cursor ?? null;
+    const last = body.end_of_stream !== false || !after || after === cursor;
+    yield { items, body, after, last };
+    if (last) return;
+    cursor = after;
+  }
+}
+
+/** Roles of sideloaded users (`include=users`). */
+export function rolesFromSideload(body: Record<string, unknown>, into = new Map<number, ZdRole>()): Map<number, ZdRole> {
+  const users = Array.isArray(body.users) ? (body.users as ZdUser[]) : [];
+  for (const u of users) if (u && typeof u.id === 'number' && u.role) into.set(u.id, u.role);
+  return into;
+}
+
+/** Fills in the roles of the given users that `known` lacks (`/api/v2/users/show_many`, 100 ids a call). */
+export async function lookupRoles(ctx: AdapterContext, userIds: Array<number | null | undefined>, known = new Map<number, ZdRole>()): Promise<Map<number, ZdRole>> {
+  const missing = [...new Set(userIds.filter((id): id is number => typeof id === 'number' && !known.has(id)))];
+  for (let i = 0; i < missing.length; i += 100) {
+    const chunk = missing.slice(i, i + 100);
+    const res = await ctx.http.get<{ users?: ZdUser[] }>('/api/v2/users/show_many', { query: { ids: chunk.join(',') } });
+    rolesFromSideload(res.data ?? {}, known);
+  }
+  return known;
+}
+
+export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;

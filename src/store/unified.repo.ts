@@ -1,0 +1,160 @@
+import { and, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { badRequest } from '../core/errors';
+import type { Database } from './database';
+import { syncStates, unifiedObjects, uploads } from './schema';
+import { keysetPage, whereAll, type PageRequest } from './pagination';
+
+export type UnifiedRow = typeof unifiedObjects.$inferSelect;
+export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt'>;
+export type SyncStateRow = typeof syncStates.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;
+
+export interface UnifiedListFilter {
+  createdAfter?: Date;
+  modifiedAfter?: Date;
+  includeDeleted?: boolean;
+  parentId?: string;
+}
+
+/** Rows per INSERT: 13 parameters a row stays far below PostgreSQL's 65,535. */
+const UPSERT_CHUNK = 500;
+
+export class UnifiedRepo {
+  constructor(private readonly db: Database) {}
+
+  /** Inserts or updates in place (the id never changes), one statement per chunk. */
+  async upsert(rows: UnifiedInsert[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+      const chunk = dedupeLast(rows.slice(i, i + UPSERT_CHUNK));
+      await this.db
+        .insert(unifiedObjects)
+        .values(chunk)
+        .onConflictDoUpdate({
+          target: [unifiedObjects.connectionId, unifiedObjects.objectType, unifiedObjects.remoteId],
+          set: {
+            parentId: sql`excluded.parent_id`,
+            data: sql`excluded.data`,
+            remoteData: sql`excluded.remote_data`,
+            fieldMappings: sql`excluded.field_mappings`,
+            remoteCreatedAt: sql`coalesce(excluded.remote_created_at, ${unifiedObjects.remoteCreatedAt})`,
+            remoteUpdatedAt: sql`coalesce(excluded.remote_updated_at, ${unifiedObjects.remoteUpdatedAt})`,
+            remoteWasDeleted: sql`excluded.remote_was_deleted`,
+            lastSeenRun: sql`coalesce(excluded.last_seen_run, ${unifiedObjects.lastSeenRun})`,
+            modifiedAt: sql`date_trunc('milliseconds', now())`,
+          },
+        });
+    }
+  }
+
+  /** After a complete full run: objects of these types that the run did not see are gone from the provider. */
+  async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string): Promise<number> {
+    const rows = await this.db
+      .update(unifiedObjects)
+      .set({ remoteWasDeleted: true, modifiedAt: sql`date_trunc('milliseconds', now())` })
+      .where(
+        and(
+          eq(unifiedObjects.connectionId, connectionId),
+          inArray(unifiedObjects.objectType, objectTypes),
+          eq(unifiedObjects.remoteWasDeleted, false),
+          or(isNull(unifiedObjects.lastSeenRun), ne(unifiedObjects.lastSeenRun, runId)),
+        ),
+      )
+      .returning({ id: unifiedObjects.id });
+    return rows.length;
+  }
+
+  list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
+    return keysetPage<UnifiedRow>({
+      sortColumn: unifiedObjects.seq,
+      idColumn: unifiedObjects.id,
+      keyOf: (r) => [String(r.seq), r.id],
+      parseSortValue: (v) => {
+        const n = Number(v);
+        if (!Number.isSafeInteger(n)) throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+        return n;
+      },
+      page,
+      fetch: (cond, order, limit) =>
+        this.db
+          .select()
+          .from(unifiedObjects)
+          .where(
+            whereAll(
+              eq(unifiedObjects.connectionId, connectionId),
+              eq(unifiedObjects.objectType, objectType),
+              filter.includeDeleted ? undefined : eq(unifiedObjects.remoteWasDeleted, false),
+              filter.parentId ? eq(unifiedObjects.parentId, filter.parentId) : undefined,
+              filter.createdAfter ? gte(unifiedObjects.remoteCreatedAt, filter.createdAfter) : undefined,
+              filter.modifiedAfter ? gte(unifiedObjects.remoteUpdatedAt, filter.modifiedAfter) : undefined,
+              cond,
+            ),
+          )
+          .orderBy(...order)
+          .limit(limit),
+    });
+  }
+
+  /** An object by id inside a project (calls by id need no connection token). */
+  async findInProject(projectId: string, objectType: string, id: string): Promise<UnifiedRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(unifiedObjects)
+      .where(and(eq(unifiedObjects.projectId, projectId), eq(unifiedObjects.objectType, objectType), eq(unifiedObjects.id, id)));
+    return row;
+  }
+
+  /** Objects by id within one connection, in one query (reference translation, child expansion). */
+  async findMany(connectionId: string, ids: string[]): Promise<UnifiedRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .select()
+      .from(unifiedObjects)
+      .where(and(eq(unifiedObjects.connectionId, connectionId), inArray(unifiedObjects.id, ids)));
+  }
+
+  async getSyncState(connectionId: string, stream: string): Promise<SyncStateRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(syncStates)
+      .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.stream, stream)));
+    return row;
+  }
+
+  async listSyncStates(connectionId: string): Promise<SyncStateRow[]> {
+    return this.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId)).orderBy(syncStates.stream);
+  }
+
+  async saveSyncState(values: typeof syncStates.$inferInsert): Promise<void> {
+    const { connectionId: _c, stream: _s, ...rest } = values;
+    await this.db
+      .insert(syncStates)
+      .values(values)
+      .onConflictDoUpdate({ target: [syncStates.connectionId, syncStates.stream], set: { ...rest, updatedAt: sql`date_trunc('milliseconds', now())` } });
+  }
+
+  /** Saves a batch and the position after it in one transaction, so a crash never skips or loses a batch. */
+  async saveBatch(rows: UnifiedInsert[], state: typeof syncStates.$inferInsert): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const repo = new UnifiedRepo(tx as unknown as Database);
+      await repo.upsert(rows);
+      await repo.saveSyncState(state);
+    });
+  }
+
+  async insertUpload(values: typeof uploads.$inferInsert): Promise<UploadRow> {
+    const [row] = await this.db.insert(uploads).values(values).returning();
+    return row!;
+  }
+
+  async findUploads(connectionId: string, ids: string[]): Promise<UploadRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.select().from(uploads).where(and(eq(uploads.connectionId, connectionId), inArray(uploads.id, ids)));
+  }
+}
+
+/** A provider page can list an object twice (it changed while we paged); keep the last copy. */
+function dedupeLast(rows: UnifiedInsert[]): UnifiedInsert[] {
+  const byKey = new Map<string, UnifiedInsert>();
+  for (const r of rows) byKey.set(`${r.objectType}\u0000${r.remoteId}`, r);
+  return byKey.size === rows.length ? rows : [...byKey.values()];
+}
