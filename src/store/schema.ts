@@ -155,3 +155,119 @@ export const uploads = pgTable('uploads', {
   fileUrl: text('file_url'),
   createdAt: createdAt(),
 });
+
+// ---- Field mapping (custom attributes of a project, mapped per linked user and provider)
+
+export const fieldAttributes = pgTable(
+  'field_attributes',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    /** Unified object type, e.g. ticketing.ticket or crm.contact. */
+    objectTypeOwner: text('object_type_owner').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** string | number | boolean | date | json */
+    dataType: text('data_type').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('field_attributes_name_uq').on(t.projectId, t.objectTypeOwner, t.name)],
+);
+
+export const fieldMappings = pgTable(
+  'field_mappings',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    attributeId: uuid('attribute_id').notNull().references(() => fieldAttributes.id, { onDelete: 'cascade' }),
+    linkedUserId: uuid('linked_user_id').notNull().references(() => linkedUsers.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The provider's own custom field id (Zendesk field id, HubSpot property name, Pipedrive hash key …). */
+    sourceCustomFieldId: text('source_custom_field_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('field_mappings_target_uq').on(t.attributeId, t.linkedUserId, t.provider),
+    index('field_mappings_lookup_idx').on(t.projectId, t.linkedUserId, t.provider),
+  ],
+);
+
+// ---- Magic links, OAuth apps and flows, events
+
+/** Project-level settings of the hosted connect page and OAuth redirects. */
+export const connectSettings = pgTable('connect_settings', {
+  projectId: uuid('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  /** Providers shown on the connect page; null = every provider with what it needs configured. */
+  enabledProviders: jsonb('enabled_providers').$type<string[] | null>(),
+  /** Exact URLs (or URL prefixes ending in /) the connect page may send the user back to. */
+  allowedRedirectUrls: jsonb('allowed_redirect_urls').$type<string[]>().notNull().default([]),
+  updatedAt: updatedAt(),
+});
+
+/** OAuth 2.0 client registered by a project for one provider. */
+export const oauthApps = pgTable(
+  'oauth_apps',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecretEncrypted: text('client_secret_encrypted').notNull(),
+    scopes: jsonb('scopes').$type<string[]>(),
+    /** Overrides of the manifest's OAuth endpoints (self-hosted products, simulators). */
+    authorizeUrl: text('authorize_url'),
+    tokenUrl: text('token_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('oauth_apps_provider_uq').on(t.projectId, t.provider)],
+);
+
+/** A magic link: opens the hosted connect page for one linked user. */
+export const inviteLinks = pgTable(
+  'invite_links',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    linkedUserId: uuid('linked_user_id').notNull().references(() => linkedUsers.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the secret in the URL. */
+    tokenHash: text('token_hash').notNull(),
+    email: text('email'),
+    verticals: jsonb('verticals').$type<string[] | null>(),
+    providers: jsonb('providers').$type<string[] | null>(),
+    redirectUrl: text('redirect_url'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('invite_links_token_uq').on(t.tokenHash), index('invite_links_project_idx').on(t.projectId)],
+);
+
+/** One OAuth authorization in flight: single use, expiring, bound to its link. */
+export const oauthFlows = pgTable('oauth_flows', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+  inviteLinkId: uuid('invite_link_id').references(() => inviteLinks.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  codeVerifierEncrypted: text('code_verifier_encrypted'),
+  redirectUrl: text('redirect_url'),
+  baseUrl: text('base_url'),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+/** Events for webhook delivery (connection.created, …). Payloads never hold provider credentials. */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_project_idx').on(t.projectId, t.createdAt)],
+);
