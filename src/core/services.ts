@@ -12,6 +12,8 @@ import { ProviderContexts, type HttpTuning } from './provider-context';
 import type { SecretBox } from './secrets';
 import { SyncService } from './sync';
 import { TicketingService } from './ticketing';
+import { CrmService } from './crm';
+import { UnifiedObjects } from './unified/objects';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -23,6 +25,9 @@ export interface Services {
   contexts: ProviderContexts;
   sync: SyncService;
   ticketing: TicketingService;
+  crm: CrmService;
+  /** Reads of every unified object type. */
+  objects: UnifiedObjects;
   controlPlane: ControlPlaneRepo;
   database: DatabaseHandle;
   files: FileFetcher;
@@ -41,6 +46,7 @@ export function createServices(deps: {
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
   const linkedUsers = new LinkedUserService(controlPlane);
   const files = new FileFetcher(deps.config.allowPrivateUrls);
+  const objects = new UnifiedObjects(unified, controlPlane);
   return {
     apiKeys,
     projects: new ProjectService(controlPlane, apiKeys),
@@ -49,7 +55,9 @@ export function createServices(deps: {
     providers: deps.providers,
     contexts,
     sync: new SyncService(unified, controlPlane, contexts),
-    ticketing: new TicketingService(unified, controlPlane, contexts, files),
+    ticketing: new TicketingService(objects, contexts, files),
+    crm: new CrmService(objects, contexts),
+    objects,
     controlPlane,
     database: deps.database,
     files,

@@ -1,29 +1,22 @@
 import pLimit from 'p-limit';
-import { AppError, notFound } from './errors';
+import { AppError } from './errors';
 import { isUuid, type AccessContext } from './access';
 import { resolveReferences, type ReferenceField } from './unified/references';
-import { toRows } from './unified/records';
-import { unifiedView } from './unified/view';
+import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
 import { ticketInput, type CommentInput, type TicketInput, type TicketPatch } from './unified/ticketing';
 import type { FileFetcher } from './file-fetch';
 import type { ProviderContexts } from './provider-context';
-import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
-import type { PageRequest } from '../store/pagination';
-import type { UnifiedListFilter, UnifiedRepo, UnifiedRow, UploadRow } from '../store/unified.repo';
-import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../providers/types';
+import type { ConnectionRow } from '../store/control-plane.repo';
+import type { UploadRow } from '../store/unified.repo';
+import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite } from '../providers/types';
 
-export type View = Record<string, unknown>;
-
-/** Per element of a batch: the created object, or its error. */
-export type BatchItem = { ok: true; view: View } | { ok: false; error: AppError };
 
 const asArray = (v: string | string[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
 /** Unified ticketing: writes go to the provider first, then to the store; reads come from the store. */
 export class TicketingService {
   constructor(
-    private readonly repo: UnifiedRepo,
-    private readonly controlPlane: ControlPlaneRepo,
+    private readonly objects: UnifiedObjects,
     private readonly contexts: ProviderContexts,
     private readonly files: FileFetcher,
   ) {}
@@ -32,7 +25,7 @@ export class TicketingService {
     const { ops, ctx } = this.operations(connection);
     const write = await this.ticketWrite(connection, input, '');
     const result = await ops.createTicket(ctx, write);
-    return this.save(connection, result, opts);
+    return this.objects.save(connection, result, opts);
   }
 
   /** Up to 100 tickets; each element validated and created on its own (the provider's bulk API where it has one). */
@@ -62,22 +55,19 @@ export class TicketingService {
             limit(() => ops.createTicket(ctx, w).then((result) => ({ ok: true as const, result }), (error: Error) => ({ ok: false as const, error }))),
           ),
         );
-    for (const [i, outcome] of outcomes.entries()) {
-      const { index } = prepared[i]!;
-      results[index] = outcome.ok ? { ok: true, view: await this.save(connection, outcome.result, opts) } : { ok: false, error: asAppError(outcome.error) };
-    }
+    for (const [i, item] of (await this.objects.saveBulk(connection, outcomes, opts)).entries()) results[prepared[i]!.index] = item;
     return results;
   }
 
   /** PATCH by id: the connection is found from the ticket, inside the caller's project. */
   async updateTicket(access: AccessContext, id: string, patch: TicketPatch, connectionToken: ConnectionRow | undefined): Promise<View> {
     if (patch.id !== undefined && patch.id !== id) throw new AppError('validation_failed', 'body id does not match the addressed ticket', { field: 'id' });
-    const { row, connection } = await this.findWithConnection(access, 'ticketing.ticket', id, connectionToken);
+    const { row, connection } = await this.objects.findWithConnection(access, 'ticketing.ticket', id, connectionToken);
     const { ops, ctx } = this.operations(connection);
     const { id: _ignored, ...fields } = patch;
     const write = await this.ticketWrite(connection, fields, '');
     const result = await ops.updateTicket(ctx, row.remoteId, write);
-    return this.save(connection, result, { remoteData: false });
+    return this.objects.save(connection, result, { remoteData: false });
   }
 
   async createComment(connection: ConnectionRow, input: CommentInput, opts: { remoteData: boolean }): Promise<View> {
@@ -85,8 +75,8 @@ export class TicketingService {
     if (input.body === undefined && input.html_body === undefined) {
       throw new AppError('validation_failed', 'body or html_body is required', { field: 'body' });
     }
-    this.rejectUnmappedFields(input.field_mappings);
-    const refs = await resolveReferences(this.repo, connection.id, [
+    const customFields = await this.objects.customFields(connection, 'ticketing.comment', input.field_mappings, '');
+    const refs = await resolveReferences(this.objects.repo, connection.id, [
       { field: 'ticket_id', objectType: 'ticketing.ticket', ids: [input.ticket_id] },
       ...optionalRef('contact_id', 'ticketing.contact', input.contact_id),
       ...optionalRef('user_id', 'ticketing.user', input.user_id),
@@ -101,30 +91,14 @@ export class TicketingService {
       contact_id: refs.get('contact_id')?.[0],
       user_id: refs.get('user_id')?.[0],
       files,
+      customFields,
     };
     const result = await ops.createComment(ctx, write);
-    return this.save(connection, result, opts);
-  }
-
-  async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
-    const result = await this.repo.list(connection.id, objectType, page, filter);
-    return { ...result, items: await this.views(connection.id, result.items, opts) };
-  }
-
-  async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<View> {
-    const { row } = await this.findWithConnection(access, objectType, id, token);
-    return (await this.views(row.connectionId, [row], opts))[0]!;
-  }
-
-  /** A ticket id filter on comments must be a ticket of the connection; it becomes the parent filter. */
-  parentFilter(connection: ConnectionRow, ticketId: string | undefined): string | undefined {
-    if (ticketId === undefined) return undefined;
-    if (!isUuid(ticketId)) throw new AppError('validation_failed', 'ticket_id must be an Omniport ticket id', { field: 'ticket_id' });
-    return ticketId;
+    return this.objects.save(connection, result, opts);
   }
 
   async createUpload(connection: ConnectionRow, input: { file_name: string; file_url?: string; content?: string; content_type?: string }): Promise<UploadRow> {
-    return this.repo.insertUpload({
+    return this.objects.repo.insertUpload({
       projectId: connection.projectId,
       connectionId: connection.id,
       fileName: input.file_name,
@@ -140,17 +114,8 @@ export class TicketingService {
     return { ops: adapter.ticketing, ctx };
   }
 
-  private async findWithConnection(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined) {
-    const row = isUuid(id) ? await this.repo.findInProject(access.projectId, objectType, id) : undefined;
-    // A connection token, if sent, must be the object's connection; otherwise the object is unknown there.
-    if (!row || (token && token.id !== row.connectionId)) throw notFound(objectType.split('.')[1]!);
-    const connection = await this.controlPlane.findConnection(access.projectId, row.connectionId);
-    if (!connection) throw notFound(objectType.split('.')[1]!);
-    return { row, connection };
-  }
-
   private async ticketWrite(connection: ConnectionRow, input: Omit<TicketInput, 'comment'> & { comment?: string | string[] }, prefix: string): Promise<TicketWrite> {
-    this.rejectUnmappedFields(input.field_mappings);
+    const customFields = await this.objects.customFields(connection, 'ticketing.ticket', input.field_mappings, prefix);
     const fields: ReferenceField[] = [
       ...optionalRef(`${prefix}parent_ticket`, 'ticketing.ticket', input.parent_ticket),
       ...optionalRef(`${prefix}project_id`, 'ticketing.collection', input.project_id),
@@ -158,7 +123,7 @@ export class TicketingService {
       ...optionalRef(`${prefix}contact_id`, 'ticketing.contact', input.contact_id),
       ...(input.assigned_to ? [{ field: `${prefix}assigned_to`, objectType: 'ticketing.user', ids: input.assigned_to }] : []),
     ];
-    const refs = await resolveReferences(this.repo, connection.id, fields);
+    const refs = await resolveReferences(this.objects.repo, connection.id, fields);
     const one = (field: string) => refs.get(`${prefix}${field}`)?.[0];
     return {
       name: input.name,
@@ -175,21 +140,12 @@ export class TicketingService {
       comment: asArray(input.comment),
       account_id: one('account_id'),
       contact_id: one('contact_id'),
+      customFields,
     };
   }
 
-  /** Field mapping values need a mapping for the project; none is defined yet for this connection. */
-  private rejectUnmappedFields(values: Record<string, unknown> | undefined) {
-    const names = Object.keys(values ?? {});
-    if (names.length > 0) {
-      throw new AppError('unprocessable', `field_mappings.${names[0]}: no field mapping with this name for this connection`, {
-        field: `field_mappings.${names[0]}`,
-      });
-    }
-  }
-
   private async resolveFiles(connection: ConnectionRow, refs: string[]): Promise<FileUpload[]> {
-    const uploads = new Map((await this.repo.findUploads(connection.id, refs.filter(isUuid))).map((u) => [u.id, u]));
+    const uploads = new Map((await this.objects.repo.findUploads(connection.id, refs.filter(isUuid))).map((u) => [u.id, u]));
     return Promise.all(
       refs.map(async (ref, i) => {
         const field = `attachments[${i}]`;
@@ -206,38 +162,9 @@ export class TicketingService {
     );
   }
 
-  /** Read-after-write: the provider's answer is stored before it is returned. */
-  private async save(connection: ConnectionRow, result: WriteResult, opts: { remoteData: boolean }): Promise<View> {
-    const records: UnifiedRecord[] = [result.record, ...(result.related ?? [])];
-    const rows = toRows(connection, records, null);
-    await this.repo.upsert(rows);
-    const main = rows[0]!;
-    const view = unifiedView(main, opts);
-    if (main.objectType === 'ticketing.comment') view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => unifiedView(r, opts));
-    return view;
-  }
-
-  /** Views of a page; comments get their attachment objects in one extra query. */
-  private async views(connectionId: string, rows: UnifiedRow[], opts: { remoteData: boolean }): Promise<View[]> {
-    const attachmentIds = rows.flatMap((r) => (r.objectType === 'ticketing.comment' ? ((r.data.attachments as string[] | undefined) ?? []) : []));
-    const attachments = new Map((await this.repo.findMany(connectionId, attachmentIds)).map((a) => [a.id, a]));
-    return rows.map((row) => {
-      const view = unifiedView(row, opts);
-      if (row.objectType === 'ticketing.comment') {
-        view.attachments = ((row.data.attachments as string[] | undefined) ?? []).flatMap((id) => {
-          const a = attachments.get(id);
-          return a ? [unifiedView(a, opts)] : [];
-        });
-      }
-      return view;
-    });
-  }
 }
 
 function optionalRef(field: string, objectType: string, id: string | undefined): ReferenceField[] {
   return id === undefined ? [] : [{ field, objectType, ids: [id] }];
 }
 
-function asAppError(err: unknown): AppError {
-  return err instanceof AppError ? err : new AppError('internal_error', 'internal error');
-}

@@ -13,6 +13,7 @@ import { linkedUserRoutes } from './routes/linked-users';
 import { providerRoutes } from './routes/providers';
 import { syncRoutes } from './routes/sync';
 import { ticketingRoutes } from './routes/ticketing';
+import { crmRoutes } from './routes/crm';
 import type { JobRunner } from '../jobs/runner';
 
 /** Paths that never reach a log line in clear. */
@@ -100,6 +101,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(connectionRoutes, deps);
   await app.register(providerRoutes, deps);
   await app.register(ticketingRoutes, deps);
+  await app.register(crmRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   return app;
 }

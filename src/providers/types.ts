@@ -139,4 +139,16 @@ export interface ProviderAdapter {
   /** In dependency order: referenced objects first. */
   syncers: ObjectSyncer[];
   ticketing?: TicketingOperations;
+  crm?: CrmOperations;
+}
+
+/** A CRM object to write: its unified fields, with references translated to remote ids. */
+export type CrmWrite = Record<string, unknown> & { customFields?: CustomFieldValue[] };
+
+export interface CrmOperations {
+  /** `objectType` is one of crm.contact, crm.company, crm.deal, crm.note, crm.task, crm.engagement. */
+  create(ctx: AdapterContext, objectType: string, input: CrmWrite): Promise<WriteResult>;
+  /** Bulk create with the provider's batch API; one result per input, in order. */
+  createMany?(ctx: AdapterContext, objectType: string, inputs: CrmWrite[]): Promise<BulkItemResult[]>;
+  update(ctx: AdapterContext, objectType: string, remoteId: string, patch: CrmWrite): Promise<WriteResult>;
 }

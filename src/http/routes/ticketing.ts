@@ -16,78 +16,12 @@ import {
   ticketSchema,
   userSchema,
 } from '../../core/unified/ticketing';
-import { isoDateTime } from '../../core/unified/common';
 import { accessOf } from '../auth';
 import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalConnectionTokenHeaders, remoteDataQuery } from '../connection-token';
-import { envelope, errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from '../schemas';
+import { envelope, errorResponses, idParams } from '../schemas';
+import { batchItemSchema, batchItems, readRoutes } from '../unified-routes';
 
-const listQuery = pageQuery.extend(remoteDataQuery.shape).extend({
-  created_after: isoDateTime.optional().describe('Only objects created in the provider at or after this time.'),
-  modified_after: isoDateTime.optional().describe('Only objects changed in the provider at or after this time.'),
-  include_deleted: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => v === 'true')
-    .describe('true: include objects deleted in the provider (remote_was_deleted).'),
-});
-
-/** List and get routes of one unified object type. */
-function readRoutes(
-  app: Parameters<FastifyPluginAsyncZod>[0],
-  services: Services,
-  spec: { path: string; objectType: string; schema: z.ZodType; label: string; extraQuery?: z.ZodObject; parentFilter?: string },
-) {
-  const tag = 'ticketing';
-  app.get(
-    spec.path,
-    {
-      schema: {
-        tags: [tag],
-        summary: `List ${spec.label}s of the connection (from Omniport's store, kept fresh by sync)`,
-        headers: connectionTokenHeaders,
-        querystring: spec.extraQuery ? listQuery.extend(spec.extraQuery.shape) : listQuery,
-        response: { 200: listEnvelope(spec.schema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const connection = await connectionOf(services, request);
-      const q = request.query as z.infer<typeof listQuery> & Record<string, string | undefined>;
-      const parentId = spec.parentFilter ? services.ticketing.parentFilter(connection, q[spec.parentFilter]) : undefined;
-      const page = await services.ticketing.list(
-        connection,
-        spec.objectType,
-        { limit: q.limit, cursor: q.cursor },
-        {
-          createdAfter: q.created_after ? new Date(q.created_after) : undefined,
-          modifiedAfter: q.modified_after ? new Date(q.modified_after) : undefined,
-          includeDeleted: q.include_deleted,
-          parentId,
-        },
-        { remoteData: q.remote_data },
-      );
-      return { message: `${spec.label}s`, statusCode: 200, data: page.items, next_cursor: page.nextCursor, prev_cursor: page.prevCursor };
-    },
-  );
-  app.get(
-    `${spec.path}/:id`,
-    {
-      schema: {
-        tags: [tag],
-        summary: `Get a ${spec.label} by id (the API key is enough)`,
-        headers: optionalConnectionTokenHeaders,
-        params: idParams,
-        querystring: remoteDataQuery,
-        response: { 200: spec.schema, ...errorResponses },
-      },
-    },
-    async (request) => {
-      const token = await optionalConnectionOf(services, request);
-      return services.ticketing.get(accessOf(request), spec.objectType, request.params.id, token, { remoteData: request.query.remote_data });
-    },
-  );
-}
-
-const batchItem = z.union([ticketSchema, errorSchema]);
+const batchItem = batchItemSchema(ticketSchema);
 /** Views are checked against the response schema when serialised. */
 type Ticket = z.infer<typeof ticketSchema>;
 
@@ -129,11 +63,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       const results = await services.ticketing.createTickets(connection, request.body, { remoteData: request.query.remote_data });
       const failed = results.filter((r) => !r.ok).length;
       const status = failed === 0 ? 201 : 207;
-      const data = results.map((r) =>
-        r.ok
-          ? (r.view as Ticket)
-          : { statusCode: r.error.status, error: r.error.code, message: r.error.message, details: { ...r.error.details, code: r.error.code } },
-      );
+      const data = batchItems(results) as Ticket[];
       return reply.status(status).send({
         message: failed === 0 ? `${results.length} tickets created` : `${results.length - failed} of ${results.length} tickets created`,
         statusCode: status,
@@ -215,8 +145,8 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
   );
 
-  readRoutes(app, services, { path: '/ticketing/tickets', objectType: 'ticketing.ticket', schema: ticketSchema, label: 'ticket' });
-  readRoutes(app, services, {
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/tickets', objectType: 'ticketing.ticket', schema: ticketSchema, label: 'ticket' });
+  readRoutes(app, services, 'ticketing', {
     path: '/ticketing/comments',
     objectType: 'ticketing.comment',
     schema: commentSchema,
@@ -224,11 +154,11 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     extraQuery: z.object({ ticket_id: z.string().min(1).optional().describe('Only the comments of this ticket.') }),
     parentFilter: 'ticket_id',
   });
-  readRoutes(app, services, { path: '/ticketing/users', objectType: 'ticketing.user', schema: userSchema, label: 'user' });
-  readRoutes(app, services, { path: '/ticketing/contacts', objectType: 'ticketing.contact', schema: contactSchema, label: 'contact' });
-  readRoutes(app, services, { path: '/ticketing/accounts', objectType: 'ticketing.account', schema: accountSchema, label: 'account' });
-  readRoutes(app, services, { path: '/ticketing/tags', objectType: 'ticketing.tag', schema: tagSchema, label: 'tag' });
-  readRoutes(app, services, { path: '/ticketing/teams', objectType: 'ticketing.team', schema: teamSchema, label: 'team' });
-  readRoutes(app, services, { path: '/ticketing/collections', objectType: 'ticketing.collection', schema: collectionSchema, label: 'collection' });
-  readRoutes(app, services, { path: '/ticketing/attachments', objectType: 'ticketing.attachment', schema: attachmentSchema, label: 'attachment' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/users', objectType: 'ticketing.user', schema: userSchema, label: 'user' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/contacts', objectType: 'ticketing.contact', schema: contactSchema, label: 'contact' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/accounts', objectType: 'ticketing.account', schema: accountSchema, label: 'account' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/tags', objectType: 'ticketing.tag', schema: tagSchema, label: 'tag' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/teams', objectType: 'ticketing.team', schema: teamSchema, label: 'team' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/collections', objectType: 'ticketing.collection', schema: collectionSchema, label: 'collection' });
+  readRoutes(app, services, 'ticketing', { path: '/ticketing/attachments', objectType: 'ticketing.attachment', schema: attachmentSchema, label: 'attachment' });
 };

@@ -13,7 +13,10 @@ export interface ZendeskAdapterOptions {
   exportPageSize?: number;
   /** Tickets per comment-sync batch (their comments are fetched together, so this bounds memory). */
   commentTicketsPerBatch?: number;
-  /** Zendesk refuses a `start_time` within the last minute; `since` is moved back at least this much. */
+  /**
+   * Zendesk refuses a `start_time` within the last minute; `since` is kept at least this far in the
+   * past (default 65 s: Zendesk's minute plus a margin for clock skew).
+   */
   exportLagSeconds?: number;
   /** First wait before polling a bulk job; doubles up to 2 s. */
   jobPollIntervalMs?: number;
@@ -28,7 +31,7 @@ export function resolveOptions(o: ZendeskAdapterOptions = {}): ResolvedOptions {
     listPageSize: Math.min(100, Math.max(1, o.listPageSize ?? 100)),
     exportPageSize: Math.min(1000, Math.max(1, o.exportPageSize ?? 1000)),
     commentTicketsPerBatch: Math.min(1000, Math.max(1, o.commentTicketsPerBatch ?? 100)),
-    exportLagSeconds: Math.max(0, o.exportLagSeconds ?? 60),
+    exportLagSeconds: Math.max(0, o.exportLagSeconds ?? 65),
     jobPollIntervalMs: Math.max(1, o.jobPollIntervalMs ?? 200),
     jobTimeoutMs: Math.max(1, o.jobTimeoutMs ?? 60_000),
   };
@@ -76,7 +79,7 @@ export interface ExportPage<T> {
 /** The `start_time` for an incremental export: 0 for a full run, else `since`, at least `lag` seconds in the past. */
 export function exportStartTime(since: Date | undefined, lagSeconds: number, now = Date.now()): number {
   if (!since) return 0;
-  const latest = Math.floor(now / 1000) - lagSeconds - 1;
+  const latest = Math.floor(now / 1000) - lagSeconds;
   return Math.max(0, Math.min(Math.floor(since.getTime() / 1000), latest));
 }
 

@@ -45,7 +45,10 @@ export const PRIORITY_TO_ZENDESK: Readonly<Record<TicketPriority, string>> = {
   LOW: 'low',
 };
 
-/** Zendesk's ticket types (the unified `type` is free text; anything else is refused by Zendesk with 422). */
+/**
+ * Zendesk's ticket types. The unified `type` is free text; for Zendesk it must be one of these (any case),
+ * else it is refused before calling Zendesk (which would answer 422 RecordInvalid).
+ */
 export const ZENDESK_TICKET_TYPES = ['problem', 'incident', 'question', 'task'] as const;
 
 export interface TicketUnifyOptions {
@@ -115,7 +118,17 @@ export function desunifyTicket(input: TicketWrite, mode: 'create' | 'update'): D
   if (input.name !== undefined) body.subject = input.name;
   if (input.status !== undefined) body.status = mapEnum(input.status, 'status', STATUS_TO_ZENDESK, TICKET_STATUSES);
   if (input.priority !== undefined) body.priority = mapEnum(input.priority, 'priority', PRIORITY_TO_ZENDESK, TICKET_PRIORITIES);
-  if (input.type !== undefined) body.type = input.type.trim().toLowerCase();
+  if (input.type !== undefined) {
+    const type = input.type.trim().toLowerCase();
+    if (!(ZENDESK_TICKET_TYPES as readonly string[]).includes(type)) {
+      throw new AppError('unsupported_by_provider', `type: Zendesk ticket types are ${ZENDESK_TICKET_TYPES.join(', ')}; got ${JSON.stringify(input.type)}`, {
+        field: 'type',
+        provider: 'zendesk',
+        allowed: [...ZENDESK_TICKET_TYPES],
+      });
+    }
+    body.type = type;
+  }
   if (input.due_date !== undefined) body.due_at = input.due_date;
   if (input.parent_ticket !== undefined) body.problem_id = zdId(input.parent_ticket, 'parent_ticket');
   if (input.tags !== undefined) body.tags = [...input.tags];

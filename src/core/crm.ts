@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { AppError } from './errors';
+import type { AccessContext } from './access';
+import { resolveReferences, type ReferenceField } from './unified/references';
+import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
+import { crmWritables, type CrmWritable } from './unified/crm';
+import type { ProviderContexts } from './provider-context';
+import type { ConnectionRow } from '../store/control-plane.repo';
+import type { AdapterContext, CrmOperations, CrmWrite } from '../providers/types';
+
+/** Unified CRM writes: provider first, then the store. Reads go through UnifiedObjects. */
+export class CrmService {
+  constructor(
+    private readonly objects: UnifiedObjects,
+    private readonly contexts: ProviderContexts,
+  ) {}
+
+  async create(connection: ConnectionRow, objectType: CrmWritable, input: Record<string, unknown>, opts: { remoteData: boolean }): Promise<View> {
+    const { ops, ctx } = this.operations(connection);
+    const write = await this.crmWrite(connection, objectType, input, '');
+    return this.objects.save(connection, await ops.create(ctx, objectType, write), opts);
+  }
+
+  /** Up to 100 objects, validated one by one; the provider's batch API where it has one. */
+  async createMany(connection: ConnectionRow, objectType: CrmWritable, items: unknown[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
+    const { ops, ctx } = this.operations(connection);
+    const results: BatchItem[] = new Array(items.length);
+    const prepared: { index: number; write: CrmWrite }[] = [];
+    const schema = crmWritables[objectType].input as z.ZodType<Record<string, unknown>>;
+    for (const [index, item] of items.entries()) {
+      const parsed = schema.safeParse(item);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => ({ path: [`[${index}]`, ...i.path].join('.'), message: i.message }));
+        results[index] = { ok: false, error: new AppError('validation_failed', `${issues[0]?.path}: ${issues[0]?.message}`, { issues }) };
+        continue;
+      }
+      try {
+        prepared.push({ index, write: await this.crmWrite(connection, objectType, parsed.data, `[${index}].`) });
+      } catch (err) {
+        results[index] = { ok: false, error: asAppError(err) };
+      }
+    }
+    const writes = prepared.map((p) => p.write);
+    const outcomes = ops.createMany
+      ? await ops.createMany(ctx, objectType, writes)
+      : await Promise.all(
+          writes.map((w) => ops.create(ctx, objectType, w).then((result) => ({ ok: true as const, result }), (error: Error) => ({ ok: false as const, error }))),
+        );
+    for (const [i, item] of (await this.objects.saveBulk(connection, outcomes, opts)).entries()) results[prepared[i]!.index] = item;
+    return results;
+  }
+
+  /** PATCH by id; the connection is found from the object inside the caller's project. */
+  async update(
+    access: AccessContext,
+    objectType: CrmWritable,
+    id: string,
+    patch: Record<string, unknown>,
+    token: ConnectionRow | undefined,
+    opts: { remoteData: boolean },
+  ): Promise<View> {
+    if (Object.keys(patch).length === 0) throw new AppError('validation_failed', 'the body changes nothing', { field: 'body' });
+    const { row, connection } = await this.objects.findWithConnection(access, objectType, id, token);
+    const { ops, ctx } = this.operations(connection);
+    const write = await this.crmWrite(connection, objectType, patch, '');
+    return this.objects.save(connection, await ops.update(ctx, objectType, row.remoteId, write), opts);
+  }
+
+  private operations(connection: ConnectionRow): { ops: CrmOperations; ctx: AdapterContext } {
+    const { adapter, ctx } = this.contexts.forConnection(connection);
+    if (!adapter.crm) throw new AppError('unsupported_by_provider', `${connection.provider} is not a CRM provider`);
+    return { ops: adapter.crm, ctx };
+  }
+
+  /** The unified fields with every reference translated to the provider's remote id (one query). */
+  private async crmWrite(connection: ConnectionRow, objectType: CrmWritable, input: Record<string, unknown>, prefix: string): Promise<CrmWrite> {
+    const { field_mappings: fieldValues, ...fields } = input;
+    const refs = crmWritables[objectType].refs as Record<string, string>;
+    const wanted: ReferenceField[] = [];
+    for (const [field, refType] of Object.entries(refs)) {
+      const value = fields[field];
+      if (value === undefined) continue;
+      wanted.push({ field: `${prefix}${field}`, objectType: refType, ids: Array.isArray(value) ? (value as string[]) : [value as string] });
+    }
+    const resolved = await resolveReferences(this.objects.repo, connection.id, wanted);
+    const write: CrmWrite = { ...fields };
+    for (const field of Object.keys(refs)) {
+      const remote = resolved.get(`${prefix}${field}`);
+      if (remote) write[field] = Array.isArray(fields[field]) ? remote : remote[0];
+    }
+    write.customFields = await this.objects.customFields(connection, objectType, fieldValues as Record<string, unknown> | undefined, prefix);
+    return write;
+  }
+}

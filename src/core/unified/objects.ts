@@ -1,0 +1,104 @@
+import { AppError, notFound } from '../errors';
+import { isUuid, type AccessContext } from '../access';
+import { toRows } from './records';
+import { unifiedView } from './view';
+import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
+import type { PageRequest } from '../../store/pagination';
+import type { UnifiedListFilter, UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
+import type { BulkItemResult, CustomFieldValue, UnifiedRecord, WriteResult } from '../../providers/types';
+
+export type View = Record<string, unknown>;
+
+/** Per element of a batch: the created object, or its error. */
+export type BatchItem = { ok: true; view: View } | { ok: false; error: AppError };
+
+/**
+ * What every vertical shares: reads from the store (one query per page, children batch-loaded),
+ * lookups by id inside the caller's project, and read-after-write saving of provider answers.
+ */
+export class UnifiedObjects {
+  constructor(
+    readonly repo: UnifiedRepo,
+    private readonly controlPlane: ControlPlaneRepo,
+  ) {}
+
+  async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
+    const result = await this.repo.list(connection.id, objectType, page, filter);
+    return { ...result, items: await this.views(connection.id, result.items, opts) };
+  }
+
+  async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<View> {
+    const { row } = await this.findWithConnection(access, objectType, id, token);
+    return (await this.views(row.connectionId, [row], opts))[0]!;
+  }
+
+  /** An object by id and its connection, inside the caller's project; a token, if sent, must be that connection. */
+  async findWithConnection(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined) {
+    const label = objectType.split('.')[1]!;
+    const row = isUuid(id) ? await this.repo.findInProject(access.projectId, objectType, id) : undefined;
+    if (!row || (token && token.id !== row.connectionId)) throw notFound(label);
+    const connection = await this.controlPlane.findConnection(access.projectId, row.connectionId);
+    if (!connection) throw notFound(label);
+    return { row, connection };
+  }
+
+  /** Read-after-write: the provider's answer is stored before it is returned. */
+  async save(connection: ConnectionRow, result: WriteResult, opts: { remoteData: boolean }): Promise<View> {
+    const records: UnifiedRecord[] = [result.record, ...(result.related ?? [])];
+    const rows = toRows(connection, records, null);
+    await this.repo.upsert(rows);
+    const main = rows[0]!;
+    const view = unifiedView(main, opts);
+    if (main.objectType === 'ticketing.comment') {
+      view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => unifiedView(r, opts));
+    }
+    return view;
+  }
+
+  /**
+   * Values of `field_mappings` in a write, as the provider's custom fields. Only mapped names are
+   * accepted: an unmapped name is a 422 naming it (nothing is silently dropped).
+   */
+  async customFields(
+    _connection: ConnectionRow,
+    _objectType: string,
+    values: Record<string, unknown> | undefined,
+    prefix: string,
+  ): Promise<CustomFieldValue[]> {
+    const names = Object.keys(values ?? {});
+    if (names.length > 0) {
+      const field = `${prefix}field_mappings.${names[0]}`;
+      throw new AppError('unprocessable', `${field}: no field mapping with this name for this connection`, { field });
+    }
+    return [];
+  }
+
+  /** Saves the successes of a bulk write and pairs every input with its result, in order. */
+  async saveBulk(connection: ConnectionRow, outcomes: BulkItemResult[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
+    const items: BatchItem[] = [];
+    for (const outcome of outcomes) {
+      items.push(outcome.ok ? { ok: true, view: await this.save(connection, outcome.result, opts) } : { ok: false, error: asAppError(outcome.error) });
+    }
+    return items;
+  }
+
+  /** Views of a page; comments get their attachment objects in one extra query. */
+  async views(connectionId: string, rows: UnifiedRow[], opts: { remoteData: boolean }): Promise<View[]> {
+    const attachmentIds = rows.flatMap((r) => (r.objectType === 'ticketing.comment' ? ((r.data.attachments as string[] | undefined) ?? []) : []));
+    const attachments = new Map((await this.repo.findMany(connectionId, attachmentIds)).map((a) => [a.id, a]));
+    return rows.map((row) => {
+      const view = unifiedView(row, opts);
+      if (row.objectType === 'ticketing.comment') {
+        view.attachments = ((row.data.attachments as string[] | undefined) ?? []).flatMap((id) => {
+          const a = attachments.get(id);
+          return a ? [unifiedView(a, opts)] : [];
+        });
+      }
+      return view;
+    });
+  }
+}
+
+export function asAppError(err: unknown): AppError {
+  return err instanceof AppError ? err : new AppError('internal_error', 'internal error');
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../core/services';
+import { AppError } from '../core/errors';
+import { isUuid } from '../core/access';
+import { isoDateTime } from '../core/unified/common';
+import { accessOf } from './auth';
+import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalConnectionTokenHeaders, remoteDataQuery } from './connection-token';
+import { errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from './schemas';
+
+/** A filter by parent id (the ticket of comments) must be an Omniport id. */
+function parentFilter(value: string | undefined): string | undefined {
+  if (value !== undefined && !isUuid(value)) throw new AppError('validation_failed', 'must be an Omniport id', { field: 'ticket_id' });
+  return value;
+}
+
+/** One result per element of a batch: the object, or its error. */
+export function batchItems(results: import('../core/unified/objects').BatchItem[]) {
+  return results.map((r) =>
+    r.ok ? r.view : { statusCode: r.error.status, error: r.error.code, message: r.error.message, details: { ...r.error.details, code: r.error.code } },
+  );
+}
+
+export const batchItemSchema = (schema: z.ZodType) => z.union([schema, errorSchema]);
+
+export const listQuery = pageQuery.extend(remoteDataQuery.shape).extend({
+  created_after: isoDateTime.optional().describe('Only objects created in the provider at or after this time.'),
+  modified_after: isoDateTime.optional().describe('Only objects changed in the provider at or after this time.'),
+  include_deleted: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('true: include objects deleted in the provider (remote_was_deleted).'),
+});
+
+/** List and get routes of one unified object type. */
+export function readRoutes(
+  app: Parameters<FastifyPluginAsyncZod>[0],
+  services: Services,
+  tag: string,
+  spec: { path: string; objectType: string; schema: z.ZodType; label: string; extraQuery?: z.ZodObject; parentFilter?: string },
+) {
+  app.get(
+    spec.path,
+    {
+      schema: {
+        tags: [tag],
+        summary: `List ${spec.label}s of the connection (from Omniport's store, kept fresh by sync)`,
+        headers: connectionTokenHeaders,
+        querystring: spec.extraQuery ? listQuery.extend(spec.extraQuery.shape) : listQuery,
+        response: { 200: listEnvelope(spec.schema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const connection = await connectionOf(services, request);
+      const q = request.query as z.infer<typeof listQuery> & Record<string, string | undefined>;
+      const parentId = spec.parentFilter ? parentFilter(q[spec.parentFilter]) : undefined;
+      const page = await services.objects.list(
+        connection,
+        spec.objectType,
+        { limit: q.limit, cursor: q.cursor },
+        {
+          createdAfter: q.created_after ? new Date(q.created_after) : undefined,
+          modifiedAfter: q.modified_after ? new Date(q.modified_after) : undefined,
+          includeDeleted: q.include_deleted,
+          parentId,
+        },
+        { remoteData: q.remote_data },
+      );
+      return { message: `${spec.label}s`, statusCode: 200, data: page.items, next_cursor: page.nextCursor, prev_cursor: page.prevCursor };
+    },
+  );
+  app.get(
+    `${spec.path}/:id`,
+    {
+      schema: {
+        tags: [tag],
+        summary: `Get a ${spec.label} by id (the API key is enough)`,
+        headers: optionalConnectionTokenHeaders,
+        params: idParams,
+        querystring: remoteDataQuery,
+        response: { 200: spec.schema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const token = await optionalConnectionOf(services, request);
+      return services.objects.get(accessOf(request), spec.objectType, request.params.id, token, { remoteData: request.query.remote_data });
+    },
+  );
+}
+
