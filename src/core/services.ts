@@ -14,6 +14,8 @@ import { SyncService } from './sync';
 import { TicketingService } from './ticketing';
 import { CrmService } from './crm';
 import { UnifiedObjects } from './unified/objects';
+import { FieldMappingService } from './field-mapping';
+import { FieldMappingRepo } from '../store/field-mapping.repo';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -28,6 +30,7 @@ export interface Services {
   crm: CrmService;
   /** Reads of every unified object type. */
   objects: UnifiedObjects;
+  fieldMapping: FieldMappingService;
   controlPlane: ControlPlaneRepo;
   database: DatabaseHandle;
   files: FileFetcher;
@@ -46,7 +49,8 @@ export function createServices(deps: {
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
   const linkedUsers = new LinkedUserService(controlPlane);
   const files = new FileFetcher(deps.config.allowPrivateUrls);
-  const objects = new UnifiedObjects(unified, controlPlane);
+  const fieldMapping = new FieldMappingService(new FieldMappingRepo(deps.database.db), linkedUsers, deps.providers, contexts);
+  const objects = new UnifiedObjects(unified, controlPlane, fieldMapping);
   return {
     apiKeys,
     projects: new ProjectService(controlPlane, apiKeys),
@@ -58,6 +62,7 @@ export function createServices(deps: {
     ticketing: new TicketingService(objects, contexts, files),
     crm: new CrmService(objects, contexts),
     objects,
+    fieldMapping,
     controlPlane,
     database: deps.database,
     files,

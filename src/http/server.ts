@@ -14,6 +14,7 @@ import { providerRoutes } from './routes/providers';
 import { syncRoutes } from './routes/sync';
 import { ticketingRoutes } from './routes/ticketing';
 import { crmRoutes } from './routes/crm';
+import { fieldMappingRoutes } from './routes/field-mapping';
 import type { JobRunner } from '../jobs/runner';
 
 /** Paths that never reach a log line in clear. */
@@ -102,6 +103,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(providerRoutes, deps);
   await app.register(ticketingRoutes, deps);
   await app.register(crmRoutes, deps);
+  await app.register(fieldMappingRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   return app;
 }

@@ -140,6 +140,7 @@ export interface ProviderAdapter {
   syncers: ObjectSyncer[];
   ticketing?: TicketingOperations;
   crm?: CrmOperations;
+  customFields?: CustomFieldSupport;
 }
 
 /** A CRM object to write: its unified fields, with references translated to remote ids. */
@@ -151,4 +152,21 @@ export interface CrmOperations {
   /** Bulk create with the provider's batch API; one result per input, in order. */
   createMany?(ctx: AdapterContext, objectType: string, inputs: CrmWrite[]): Promise<BulkItemResult[]>;
   update(ctx: AdapterContext, objectType: string, remoteId: string, patch: CrmWrite): Promise<WriteResult>;
+}
+
+/** A custom field of the provider, as GET /field-mapping/remote-fields lists it. */
+export interface RemoteField {
+  id: string;
+  label: string;
+  type: string;
+  object_type: string;
+}
+
+/** How a provider exposes custom fields, for field mapping. */
+export interface CustomFieldSupport {
+  /** Unified object types whose custom fields can be mapped. */
+  objectTypes: string[];
+  list(ctx: AdapterContext, objectType: string): Promise<RemoteField[]>;
+  /** The raw value of a custom field inside the provider's object (as stored in remote_data). */
+  read(objectType: string, remoteData: Record<string, unknown>, fieldId: string): unknown;
 }

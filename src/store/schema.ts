@@ -103,7 +103,6 @@ export const unifiedObjects = pgTable(
     parentId: uuid('parent_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     remoteData: jsonb('remote_data').$type<Record<string, unknown>>().notNull(),
-    fieldMappings: jsonb('field_mappings').$type<Record<string, unknown>>().notNull().default({}),
     remoteCreatedAt: timestamp('remote_created_at', { withTimezone: true, mode: 'date' }),
     remoteUpdatedAt: timestamp('remote_updated_at', { withTimezone: true, mode: 'date' }),
     remoteWasDeleted: boolean('remote_was_deleted').notNull().default(false),

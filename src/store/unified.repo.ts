@@ -35,7 +35,6 @@ export class UnifiedRepo {
             parentId: sql`excluded.parent_id`,
             data: sql`excluded.data`,
             remoteData: sql`excluded.remote_data`,
-            fieldMappings: sql`excluded.field_mappings`,
             remoteCreatedAt: sql`coalesce(excluded.remote_created_at, ${unifiedObjects.remoteCreatedAt})`,
             remoteUpdatedAt: sql`coalesce(excluded.remote_updated_at, ${unifiedObjects.remoteUpdatedAt})`,
             remoteWasDeleted: sql`excluded.remote_was_deleted`,

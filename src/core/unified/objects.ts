@@ -4,7 +4,9 @@ import { toRows } from './records';
 import { unifiedView } from './view';
 import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
 import type { PageRequest } from '../../store/pagination';
-import type { UnifiedListFilter, UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
+import type { UnifiedInsert, UnifiedListFilter, UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
+import type { ResolvedMapping } from '../../store/field-mapping.repo';
+import type { FieldMappingService } from '../field-mapping';
 import type { BulkItemResult, CustomFieldValue, UnifiedRecord, WriteResult } from '../../providers/types';
 
 export type View = Record<string, unknown>;
@@ -20,16 +22,17 @@ export class UnifiedObjects {
   constructor(
     readonly repo: UnifiedRepo,
     private readonly controlPlane: ControlPlaneRepo,
+    private readonly fieldMapping: FieldMappingService,
   ) {}
 
   async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
     const result = await this.repo.list(connection.id, objectType, page, filter);
-    return { ...result, items: await this.views(connection.id, result.items, opts) };
+    return { ...result, items: await this.views(connection, result.items, opts) };
   }
 
   async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<View> {
-    const { row } = await this.findWithConnection(access, objectType, id, token);
-    return (await this.views(row.connectionId, [row], opts))[0]!;
+    const { row, connection } = await this.findWithConnection(access, objectType, id, token);
+    return (await this.views(connection, [row], opts))[0]!;
   }
 
   /** An object by id and its connection, inside the caller's project; a token, if sent, must be that connection. */
@@ -47,10 +50,11 @@ export class UnifiedObjects {
     const records: UnifiedRecord[] = [result.record, ...(result.related ?? [])];
     const rows = toRows(connection, records, null);
     await this.repo.upsert(rows);
+    const mappings = await this.fieldMapping.mappingsOf(connection);
     const main = rows[0]!;
-    const view = unifiedView(main, opts);
+    const view = this.view(connection, mappings, main, opts);
     if (main.objectType === 'ticketing.comment') {
-      view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => unifiedView(r, opts));
+      view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => this.view(connection, mappings, r, opts));
     }
     return view;
   }
@@ -59,18 +63,8 @@ export class UnifiedObjects {
    * Values of `field_mappings` in a write, as the provider's custom fields. Only mapped names are
    * accepted: an unmapped name is a 422 naming it (nothing is silently dropped).
    */
-  async customFields(
-    _connection: ConnectionRow,
-    _objectType: string,
-    values: Record<string, unknown> | undefined,
-    prefix: string,
-  ): Promise<CustomFieldValue[]> {
-    const names = Object.keys(values ?? {});
-    if (names.length > 0) {
-      const field = `${prefix}field_mappings.${names[0]}`;
-      throw new AppError('unprocessable', `${field}: no field mapping with this name for this connection`, { field });
-    }
-    return [];
+  customFields(connection: ConnectionRow, objectType: string, values: Record<string, unknown> | undefined, prefix: string): Promise<CustomFieldValue[]> {
+    return this.fieldMapping.toCustomFields(connection, objectType, values, prefix);
   }
 
   /** Saves the successes of a bulk write and pairs every input with its result, in order. */
@@ -82,20 +76,30 @@ export class UnifiedObjects {
     return items;
   }
 
-  /** Views of a page; comments get their attachment objects in one extra query. */
-  async views(connectionId: string, rows: UnifiedRow[], opts: { remoteData: boolean }): Promise<View[]> {
+  /**
+   * Views of a page: comments get their attachment objects in one extra query, and mapped custom
+   * field values are read from the stored provider data (one query for the mappings).
+   */
+  async views(connection: ConnectionRow, rows: UnifiedRow[], opts: { remoteData: boolean }): Promise<View[]> {
     const attachmentIds = rows.flatMap((r) => (r.objectType === 'ticketing.comment' ? ((r.data.attachments as string[] | undefined) ?? []) : []));
-    const attachments = new Map((await this.repo.findMany(connectionId, attachmentIds)).map((a) => [a.id, a]));
+    const [attachmentRows, mappings] = await Promise.all([this.repo.findMany(connection.id, attachmentIds), this.fieldMapping.mappingsOf(connection)]);
+    const attachments = new Map(attachmentRows.map((a) => [a.id, a]));
     return rows.map((row) => {
-      const view = unifiedView(row, opts);
+      const view = this.view(connection, mappings, row, opts);
       if (row.objectType === 'ticketing.comment') {
         view.attachments = ((row.data.attachments as string[] | undefined) ?? []).flatMap((id) => {
           const a = attachments.get(id);
-          return a ? [unifiedView(a, opts)] : [];
+          return a ? [this.view(connection, mappings, a, opts)] : [];
         });
       }
       return view;
     });
+  }
+
+  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: UnifiedRow | UnifiedInsert, opts: { remoteData: boolean }): View {
+    const view = unifiedView(row, opts);
+    view.field_mappings = this.fieldMapping.readValues(connection, mappings, row.objectType, row.remoteData);
+    return view;
   }
 }
 

@@ -7,7 +7,6 @@ export function toRows(
   connection: { id: string; projectId: string },
   records: UnifiedRecord[],
   runId: string | null,
-  fieldMappingsOf: (record: UnifiedRecord) => Record<string, unknown> = () => ({}),
 ): UnifiedInsert[] {
   return records.map((r) => ({
     id: unifiedId(connection.id, r.objectType, r.remoteId),
@@ -18,7 +17,6 @@ export function toRows(
     parentId: r.parent ? unifiedId(connection.id, r.parent.objectType, r.parent.remoteId) : null,
     data: r.data,
     remoteData: r.remoteData,
-    fieldMappings: fieldMappingsOf(r),
     remoteCreatedAt: r.remoteCreatedAt,
     remoteUpdatedAt: r.remoteUpdatedAt,
     remoteWasDeleted: r.deleted ?? false,

@@ -1,0 +1,1 @@
+ALTER TABLE "unified_objects" DROP COLUMN "field_mappings";
