@@ -1,11 +1,12 @@
 /**
- * Zendesk Support API v2 adapter: manifest, HTTP profile, syncers and ticketing writes.
+ * Zendesk Support API v2 adapter: manifest, HTTP profile, syncers, ticketing writes and custom fields.
  * Mapping tables and behaviour: docs/providers/zendesk.md.
  */
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext, ProviderAdapter } from '../types';
 import { resolveOptions, type ZendeskAdapterOptions } from './api';
+import { zendeskCustomFields } from './custom-fields';
 import { zendeskHttpProfile } from './http';
 import { zendeskManifest } from './manifest';
 import { zendeskSyncers } from './sync';
@@ -43,6 +44,7 @@ export function createZendeskAdapter(options: ZendeskAdapterOptions = {}): Provi
     verifyCredentials,
     syncers: zendeskSyncers(o),
     ticketing: zendeskTicketOperations(o),
+    customFields: zendeskCustomFields(o),
   };
 }
 

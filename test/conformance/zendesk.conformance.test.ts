@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { zendeskDriver } from './drivers/zendesk';
+
+runTicketingConformance(zendeskDriver);
