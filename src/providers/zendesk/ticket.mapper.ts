@@ -158,7 +158,14 @@ export function desunifyTicket(input: TicketWrite, mode: 'create' | 'update'): D
     laterComments = comments;
   } else {
     const [first, ...rest] = comments;
-    if (first !== undefined) body.comment = { body: first };
+    // Zendesk refuses a ticket without its opening comment; say so before calling it.
+    if (first === undefined) {
+      throw new AppError('validation_failed', 'description: a Zendesk ticket needs a description (or a first comment)', {
+        field: 'description',
+        provider: 'zendesk',
+      });
+    }
+    body.comment = { body: first };
     laterComments = rest;
   }
   return { body, laterComments };

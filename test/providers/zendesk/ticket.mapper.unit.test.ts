@@ -203,3 +203,10 @@ describe('desunifyTicket', () => {
     expect(() => desunifyTicket({ contact_id: 'abc' }, 'update')).toThrow(/contact_id/);
   });
 });
+
+describe('desunifyTicket without an opening comment', () => {
+  it('refuses a new ticket with neither description nor comment, naming description', () => {
+    expect(() => desunifyTicket({ name: 'x' }, 'create')).toThrow(expect.objectContaining({ status: 400, details: expect.objectContaining({ field: 'description' }) }));
+    expect(desunifyTicket({ name: 'x', comment: ['first'] }, 'create').body.comment).toEqual({ body: 'first' });
+  });
+});
