@@ -246,7 +246,8 @@ describe('API v2 entities', () => {
     const v1 = await call('GET', '/v1/activities?user_id=0&start=0&limit=10');
     expect(v1.json.data[0]).toMatchObject({ id: a.json.data.id, user_id: 1, done: true, type: 'call', active_flag: true, deal_title: deal.title });
     expect(v1.json.data[0].add_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    expect(sim.specUndocumented).toContainEqual({ method: 'GET', path: '/v1/activities' });
+    // Only known when the official description is there to compare with.
+    if (sim.specAvailable) expect(sim.specUndocumented).toContainEqual({ method: 'GET', path: '/v1/activities' });
     expectNoViolations();
   });
 });
