@@ -60,11 +60,12 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     work: opts.jobs?.work ?? config.runWorker,
     pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds,
   });
-  await jobs.start();
   // The first sync of a new connection runs in the background, never inside the request.
   services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));
   const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, logger, publicUrl: config.publicUrl });
   jobs.logger = server.log;
+  // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
+  jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));
   return {
     config,
     database,

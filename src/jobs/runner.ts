@@ -34,6 +34,7 @@ export class JobRunner {
   private readonly boss: PgBoss;
   /** Set once the HTTP server's logger exists. */
   logger: JobLogger | undefined;
+  private started: Promise<void> | undefined;
 
   constructor(
     database: DatabaseHandle,
@@ -50,7 +51,16 @@ export class JobRunner {
     this.boss.on('error', (err) => this.logger?.error({ err: { message: err.message } }, 'job queue error'));
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the queue (creating pg-boss's schema on a new database, which takes seconds on PGlite).
+   * Callers need not wait: enqueueing waits for it, so the HTTP server can answer meanwhile.
+   */
+  start(): Promise<void> {
+    this.started ??= this.doStart();
+    return this.started;
+  }
+
+  private async doStart(): Promise<void> {
     await this.boss.start();
     await this.boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 15 * 60 });
     await this.boss.createQueue(SCHEDULE_QUEUE, { name: SCHEDULE_QUEUE, policy: 'singleton' });
@@ -79,6 +89,7 @@ export class JobRunner {
   }
 
   async enqueue(connectionId: string, streams: string[], opts: { full?: boolean } = {}): Promise<void> {
+    await this.start();
     for (const stream of streams) {
       await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full } satisfies SyncJob, {
         singletonKey: `${connectionId}:${stream}`,
@@ -87,6 +98,8 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
+    if (!this.started) return;
+    await this.started.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 }
