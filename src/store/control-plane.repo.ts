@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { apiKeys, connections, linkedUsers, projects, users } from './schema';
-import { dateKey, keysetPage, parseDateKey, whereAll, type PageRequest } from './pagination';
+import { pageByCreation, type PageRequest } from './pagination';
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -74,20 +74,7 @@ export class ControlPlaneRepo {
   }
 
   listApiKeys(projectId: string, page: PageRequest) {
-    return keysetPage<ApiKeyRow>({
-      sortColumn: apiKeys.createdAt,
-      idColumn: apiKeys.id,
-      keyOf: (r) => [dateKey(r.createdAt), r.id],
-      parseSortValue: parseDateKey,
-      page,
-      fetch: (cond, order, limit) =>
-        this.db
-          .select()
-          .from(apiKeys)
-          .where(whereAll(eq(apiKeys.projectId, projectId), cond))
-          .orderBy(...order)
-          .limit(limit),
-    });
+    return pageByCreation<ApiKeyRow>(this.db, apiKeys, page, eq(apiKeys.projectId, projectId));
   }
 
   async revokeApiKey(projectId: string, id: string, at: Date): Promise<ApiKeyRow | undefined> {
@@ -133,26 +120,13 @@ export class ControlPlaneRepo {
   }
 
   listLinkedUsers(projectId: string, page: PageRequest, filter: { originId?: string }) {
-    return keysetPage<LinkedUserRow>({
-      sortColumn: linkedUsers.createdAt,
-      idColumn: linkedUsers.id,
-      keyOf: (r) => [dateKey(r.createdAt), r.id],
-      parseSortValue: parseDateKey,
+    return pageByCreation<LinkedUserRow>(
+      this.db,
+      linkedUsers,
       page,
-      fetch: (cond, order, limit) =>
-        this.db
-          .select()
-          .from(linkedUsers)
-          .where(
-            whereAll(
-              eq(linkedUsers.projectId, projectId),
-              filter.originId !== undefined ? eq(linkedUsers.originId, filter.originId) : undefined,
-              cond,
-            ),
-          )
-          .orderBy(...order)
-          .limit(limit),
-    });
+      eq(linkedUsers.projectId, projectId),
+      filter.originId !== undefined ? eq(linkedUsers.originId, filter.originId) : undefined,
+    );
   }
 
   async insertConnection(values: typeof connections.$inferInsert): Promise<ConnectionRow> {
@@ -198,27 +172,14 @@ export class ControlPlaneRepo {
   }
 
   listConnections(projectId: string, page: PageRequest, filter: { linkedUserId?: string; provider?: string }) {
-    return keysetPage<ConnectionRow>({
-      sortColumn: connections.createdAt,
-      idColumn: connections.id,
-      keyOf: (r) => [dateKey(r.createdAt), r.id],
-      parseSortValue: parseDateKey,
+    return pageByCreation<ConnectionRow>(
+      this.db,
+      connections,
       page,
-      fetch: (cond, order, limit) =>
-        this.db
-          .select()
-          .from(connections)
-          .where(
-            whereAll(
-              eq(connections.projectId, projectId),
-              filter.linkedUserId ? eq(connections.linkedUserId, filter.linkedUserId) : undefined,
-              filter.provider ? eq(connections.provider, filter.provider) : undefined,
-              cond,
-            ),
-          )
-          .orderBy(...order)
-          .limit(limit),
-    });
+      eq(connections.projectId, projectId),
+      filter.linkedUserId ? eq(connections.linkedUserId, filter.linkedUserId) : undefined,
+      filter.provider ? eq(connections.provider, filter.provider) : undefined,
+    );
   }
 
   async deleteConnection(projectId: string, id: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from './database';
 import { fieldAttributes, fieldMappings } from './schema';
-import { dateKey, keysetPage, parseDateKey, whereAll, type PageRequest } from './pagination';
+import { pageByCreation, type PageRequest } from './pagination';
 
 export type AttributeRow = typeof fieldAttributes.$inferSelect;
 export type MappingRow = typeof fieldMappings.$inferSelect;
@@ -31,26 +31,13 @@ export class FieldMappingRepo {
   }
 
   listAttributes(projectId: string, page: PageRequest, filter: { objectTypeOwner?: string }) {
-    return keysetPage<AttributeRow>({
-      sortColumn: fieldAttributes.createdAt,
-      idColumn: fieldAttributes.id,
-      keyOf: (r) => [dateKey(r.createdAt), r.id],
-      parseSortValue: parseDateKey,
+    return pageByCreation<AttributeRow>(
+      this.db,
+      fieldAttributes,
       page,
-      fetch: (cond, order, limit) =>
-        this.db
-          .select()
-          .from(fieldAttributes)
-          .where(
-            whereAll(
-              eq(fieldAttributes.projectId, projectId),
-              filter.objectTypeOwner ? eq(fieldAttributes.objectTypeOwner, filter.objectTypeOwner) : undefined,
-              cond,
-            ),
-          )
-          .orderBy(...order)
-          .limit(limit),
-    });
+      eq(fieldAttributes.projectId, projectId),
+      filter.objectTypeOwner ? eq(fieldAttributes.objectTypeOwner, filter.objectTypeOwner) : undefined,
+    );
   }
 
   async deleteAttribute(projectId: string, id: string): Promise<boolean> {
@@ -67,28 +54,15 @@ export class FieldMappingRepo {
   }
 
   listMappings(projectId: string, page: PageRequest, filter: { attributeId?: string; linkedUserId?: string; provider?: string }) {
-    return keysetPage<MappingRow>({
-      sortColumn: fieldMappings.createdAt,
-      idColumn: fieldMappings.id,
-      keyOf: (r) => [dateKey(r.createdAt), r.id],
-      parseSortValue: parseDateKey,
+    return pageByCreation<MappingRow>(
+      this.db,
+      fieldMappings,
       page,
-      fetch: (cond, order, limit) =>
-        this.db
-          .select()
-          .from(fieldMappings)
-          .where(
-            whereAll(
-              eq(fieldMappings.projectId, projectId),
-              filter.attributeId ? eq(fieldMappings.attributeId, filter.attributeId) : undefined,
-              filter.linkedUserId ? eq(fieldMappings.linkedUserId, filter.linkedUserId) : undefined,
-              filter.provider ? eq(fieldMappings.provider, filter.provider) : undefined,
-              cond,
-            ),
-          )
-          .orderBy(...order)
-          .limit(limit),
-    });
+      eq(fieldMappings.projectId, projectId),
+      filter.attributeId ? eq(fieldMappings.attributeId, filter.attributeId) : undefined,
+      filter.linkedUserId ? eq(fieldMappings.linkedUserId, filter.linkedUserId) : undefined,
+      filter.provider ? eq(fieldMappings.provider, filter.provider) : undefined,
+    );
   }
 
   async deleteMapping(projectId: string, id: string): Promise<boolean> {

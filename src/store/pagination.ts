@@ -1,5 +1,6 @@
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from './database';
 import { badRequest } from '../core/errors';
 
 export interface PageRequest {
@@ -81,4 +82,30 @@ export const parseDateKey = (v: string) => {
 
 export function whereAll(...conditions: (SQL | undefined)[]): SQL | undefined {
   return and(...conditions.filter((c): c is SQL => c !== undefined));
+}
+
+/** A table listed in creation order: control-plane objects (keys, linked users, connections, attributes …). */
+type CreatedOrderTable = PgTable & { createdAt: PgColumn; id: PgColumn };
+
+/** One page of `table` rows matching `conditions`, oldest first, with keyset cursors on (created_at, id). */
+export function pageByCreation<T extends { createdAt: Date; id: string }>(
+  db: Database,
+  table: CreatedOrderTable,
+  page: PageRequest,
+  ...conditions: (SQL | undefined)[]
+): Promise<Page<T>> {
+  return keysetPage<T>({
+    sortColumn: table.createdAt,
+    idColumn: table.id,
+    keyOf: (r) => [dateKey(r.createdAt), r.id],
+    parseSortValue: parseDateKey,
+    page,
+    fetch: (cond, order, limit) =>
+      db
+        .select()
+        .from(table)
+        .where(whereAll(...conditions, cond))
+        .orderBy(...order)
+        .limit(limit) as unknown as Promise<T[]>,
+  });
 }
