@@ -30,7 +30,12 @@ async function syncAll(label: string) {
   const rss = trackPeakRss();
   const started = performance.now();
   const results = [];
-  for (const stream of streams) results.push(await bench.omniport.services.sync.run(connectionId, stream));
+  const durations: Record<string, number> = {};
+  for (const stream of streams) {
+    const t0 = performance.now();
+    results.push(await bench.omniport.services.sync.run(connectionId, stream));
+    durations[stream] = (performance.now() - t0) / 1000;
+  }
   const seconds = (performance.now() - started) / 1000;
   const peak = rss.stop();
   const records = results.reduce((n, r) => n + r.records, 0);
@@ -38,7 +43,7 @@ async function syncAll(label: string) {
   console.log(
     `${label}: ${records} records (${ticketRecords} tickets) in ${seconds.toFixed(1)} s — ${Math.round(ticketRecords / seconds)} tickets/s, ${Math.round(records / seconds)} records/s, peak RSS ${peak} MiB`,
   );
-  for (const r of results) console.log(`  ${r.stream}: ${r.records} (${r.mode})`);
+  for (const r of results) console.log(`  ${r.stream}: ${r.records} (${r.mode}) in ${durations[r.stream]!.toFixed(2)} s`);
 }
 
 console.log(`Zendesk sync benchmark on ${bench.database}: ${tickets} tickets × ${commentsPerTicket} comments`);

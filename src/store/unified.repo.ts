@@ -16,32 +16,50 @@ export interface UnifiedListFilter {
   parentId?: string;
 }
 
-/** Rows per INSERT: 13 parameters a row stays far below PostgreSQL's 65,535. */
-const UPSERT_CHUNK = 500;
+/** Rows per statement: a few MB of JSON at most. */
+const UPSERT_CHUNK = 1000;
 
 export class UnifiedRepo {
   constructor(private readonly db: Database) {}
 
-  /** Inserts or updates in place (the id never changes), one statement per chunk. */
+  /**
+   * Inserts or updates in place (the id never changes), one statement per chunk. The rows travel as one
+   * JSON parameter expanded by jsonb_to_recordset: building a statement with thousands of parameters
+   * costs far more than the write itself.
+   */
   async upsert(rows: UnifiedInsert[]): Promise<void> {
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-      const chunk = dedupeLast(rows.slice(i, i + UPSERT_CHUNK));
-      await this.db
-        .insert(unifiedObjects)
-        .values(chunk)
-        .onConflictDoUpdate({
-          target: [unifiedObjects.connectionId, unifiedObjects.objectType, unifiedObjects.remoteId],
-          set: {
-            parentId: sql`excluded.parent_id`,
-            data: sql`excluded.data`,
-            remoteData: sql`excluded.remote_data`,
-            remoteCreatedAt: sql`coalesce(excluded.remote_created_at, ${unifiedObjects.remoteCreatedAt})`,
-            remoteUpdatedAt: sql`coalesce(excluded.remote_updated_at, ${unifiedObjects.remoteUpdatedAt})`,
-            remoteWasDeleted: sql`excluded.remote_was_deleted`,
-            lastSeenRun: sql`coalesce(excluded.last_seen_run, ${unifiedObjects.lastSeenRun})`,
-            modifiedAt: sql`date_trunc('milliseconds', now())`,
-          },
-        });
+      const chunk = dedupeLast(rows.slice(i, i + UPSERT_CHUNK)).map((r) => ({
+        id: r.id,
+        project_id: r.projectId,
+        connection_id: r.connectionId,
+        object_type: r.objectType,
+        remote_id: r.remoteId,
+        parent_id: r.parentId ?? null,
+        data: r.data,
+        remote_data: r.remoteData,
+        remote_created_at: r.remoteCreatedAt ?? null,
+        remote_updated_at: r.remoteUpdatedAt ?? null,
+        remote_was_deleted: r.remoteWasDeleted ?? false,
+        last_seen_run: r.lastSeenRun ?? null,
+      }));
+      await this.db.execute(sql`
+        insert into unified_objects (id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
+                                     remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run)
+        select id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
+               remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run
+        from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(
+          id uuid, project_id uuid, connection_id uuid, object_type text, remote_id text, parent_id uuid, data jsonb,
+          remote_data jsonb, remote_created_at timestamptz, remote_updated_at timestamptz, remote_was_deleted boolean, last_seen_run uuid)
+        on conflict (connection_id, object_type, remote_id) do update set
+          parent_id = excluded.parent_id,
+          data = excluded.data,
+          remote_data = excluded.remote_data,
+          remote_created_at = coalesce(excluded.remote_created_at, unified_objects.remote_created_at),
+          remote_updated_at = coalesce(excluded.remote_updated_at, unified_objects.remote_updated_at),
+          remote_was_deleted = excluded.remote_was_deleted,
+          last_seen_run = coalesce(excluded.last_seen_run, unified_objects.last_seen_run),
+          updated_at = date_trunc('milliseconds', now())`);
     }
   }
 
