@@ -11,6 +11,11 @@ const providerSchema = z
     auth_kind: z.string(),
     credential_fields: z.array(z.string()),
     default_base_url: z.string().nullable(),
+    oauth: z.boolean().describe('Can be connected through the hosted connect page with OAuth 2.0.'),
+    capabilities: z
+      .record(z.string(), z.array(z.string()))
+      .describe('Unified object type → what Omniport can do with it at this provider (create, batch_create, update, list, get, sync, incremental_sync).'),
+    limitations: z.array(z.string()).describe('What the provider cannot do, in plain words; such input is refused with 422.'),
   })
   .meta({ id: 'Provider' });
 
@@ -34,6 +39,9 @@ export const providerRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
         auth_kind: m.authKind,
         credential_fields: Object.keys((z.toJSONSchema(m.credentials) as { properties?: object }).properties ?? {}),
         default_base_url: m.defaultBaseUrl ?? null,
+        oauth: Boolean(m.oauth),
+        capabilities: m.capabilities,
+        limitations: m.limitations ?? [],
       })),
       next_cursor: null,
       prev_cursor: null,

@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/harness';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ work: false });
+});
+afterAll(() => server.close());
+
+it('lists the registered providers with their credential fields, capabilities and limitations', async () => {
+  const res = await server.call('GET', '/providers');
+  expect(res.status).toBe(200);
+  const zendesk = res.body.data.find((p: { name: string }) => p.name === 'zendesk');
+  expect(zendesk).toMatchObject({
+    vertical: 'ticketing',
+    credential_fields: ['email', 'api_token'],
+    oauth: true,
+    default_base_url: null,
+  });
+  expect(zendesk.capabilities['ticketing.ticket']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
+  expect(zendesk.limitations.length).toBeGreaterThan(0);
+  expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
+});
