@@ -1,5 +1,6 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { jiraAdapter } from './jira';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -28,5 +29,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter];
+  return [zendeskAdapter, jiraAdapter];
 }

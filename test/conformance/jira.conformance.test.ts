@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { jiraDriver } from './drivers/jira';
+
+runTicketingConformance(jiraDriver);
