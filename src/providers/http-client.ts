@@ -10,6 +10,8 @@ export interface HttpClientOptions {
   /** Headers that authenticate a request; called before every attempt (tokens may have been refreshed). */
   authHeaders: () => Promise<Record<string, string>> | Record<string, string>;
   errorMessage: (body: unknown) => string | undefined;
+  /** Answers other than 429 that mean "rate-limited" for this provider. */
+  isRateLimited?: (status: number, headers: Record<string, string>, body: unknown) => boolean;
   /** Called once on a 401; returns true when new credentials are worth a retry (OAuth refresh). */
   onUnauthorized?: () => Promise<boolean>;
   timeoutMs?: number;
@@ -142,7 +144,8 @@ export class ProviderHttpClient {
           continue;
         }
       }
-      if (status === 429 || status === 503) {
+      const rateLimited = status === 429 || (status !== 503 && this.opts.isRateLimited?.(status, headers, data) === true);
+      if (rateLimited || status === 503) {
         const waitMs = this.retryAfterMs(headers) ?? this.backoff(attempt);
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
           await sleep(waitMs);
@@ -150,8 +153,8 @@ export class ProviderHttpClient {
         }
         const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
         throw new AppError(
-          status === 429 ? 'provider_rate_limited' : 'provider_unavailable',
-          status === 429 ? `${provider} is rate-limiting this connection; retry later` : `${provider} is unavailable; retry later`,
+          rateLimited ? 'provider_rate_limited' : 'provider_unavailable',
+          rateLimited ? `${provider} is rate-limiting this connection; retry later` : `${provider} is unavailable; retry later`,
           { provider, provider_status: status, provider_message: this.message(data) },
           { 'retry-after': retryAfter },
         );

@@ -1,5 +1,6 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { githubAdapter } from './github';
 import { jiraAdapter } from './jira';
 import { zendeskAdapter } from './zendesk';
 
@@ -29,5 +30,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter];
 }

@@ -128,6 +128,12 @@ export interface ProviderHttpProfile {
   authHeaders(credentials: Record<string, string>): Record<string, string>;
   /** The provider's human message in an error body. */
   errorMessage(body: unknown): string | undefined;
+  /**
+   * For providers that signal rate limits with another status than 429 (GitHub: 403 with
+   * `x-ratelimit-remaining: 0` or a "secondary rate limit" message): such answers are waited out
+   * and retried like a 429.
+   */
+  isRateLimited?(status: number, headers: Record<string, string>, body: unknown): boolean;
 }
 
 /** A provider: its manifest (data) and its code. */

@@ -1,0 +1,161 @@
+/**
+ * GitHub request helpers shared by sync and writes: one call wrapper (rate-limit answers GitHub gives
+ * as 403 become 503 with Retry-After), Link-header pagination to the last page, the repositories of
+ * the connection, the token's user and its push access per repository. Everything goes through the
+ * connection's client (`ctx.http`).
+ */
+import type { Dispatcher } from 'undici';
+import { AppError } from '../../core/errors';
+import { ProviderError, type RequestOptions } from '../http-client';
+import type { AdapterContext } from '../types';
+import type { GhRepository, GhUser } from './types';
+import { PROVIDER, repoPath, type RepoRef } from './util';
+
+export interface GithubAdapterOptions {
+  /** `per_page` of lists (GitHub allows at most 100). */
+  pageSize?: number;
+  /** How long the token's user (GET /user) is remembered per connection. Default 5 min. */
+  viewerCacheMs?: number;
+  /** How long a repository's permissions (GET /repos/{owner}/{repo}) are remembered per connection. Default 60 s. */
+  permissionCacheMs?: number;
+  /** Retry-After answered for a GitHub rate-limit 403 whose reset time the client cannot see. Default 60 s. */
+  rateLimitRetryAfterSeconds?: number;
+}
+
+export type ResolvedOptions = Required<GithubAdapterOptions>;
+
+export function resolveOptions(o: GithubAdapterOptions = {}): ResolvedOptions {
+  return {
+    pageSize: Math.min(100, Math.max(1, o.pageSize ?? 100)),
+    viewerCacheMs: Math.max(0, o.viewerCacheMs ?? 5 * 60_000),
+    permissionCacheMs: Math.max(0, o.permissionCacheMs ?? 60_000),
+    rateLimitRetryAfterSeconds: Math.max(1, o.rateLimitRetryAfterSeconds ?? 60),
+  };
+}
+
+/**
+ * A GitHub rate-limit answer that the shared client did not treat as one: GitHub answers an exhausted
+ * primary limit, and a secondary limit, with 403 (or 429) and a message saying so.
+ */
+export function isRateLimitError(err: unknown): err is ProviderError {
+  if (!(err instanceof ProviderError)) return false;
+  if (err.providerStatus !== 403 && err.providerStatus !== 429) return false;
+  return /rate limit/i.test(err.providerMessage ?? '');
+}
+
+export const isStatus = (err: unknown, ...statuses: number[]) => err instanceof ProviderError && statuses.includes(err.providerStatus);
+
+/** One call through the connection's client; a rate-limit 403 becomes `provider_rate_limited` (503 + Retry-After). */
+export async function call<T>(ctx: AdapterContext, o: ResolvedOptions, method: Dispatcher.HttpMethod, path: string, opts?: RequestOptions) {
+  try {
+    return await ctx.http.request<T>(method, path, opts);
+  } catch (err) {
+    if (isRateLimitError(err)) {
+      throw new AppError(
+        'provider_rate_limited',
+        'github is rate-limiting this connection; retry later',
+        { provider: PROVIDER, provider_status: err.providerStatus, provider_message: err.providerMessage },
+        { 'retry-after': String(o.rateLimitRetryAfterSeconds) },
+      );
+    }
+    throw err;
+  }
+}
+
+/** The `rel="next"` URL of a Link header, if any. */
+export function nextLink(link: string | undefined): string | null {
+  if (!link) return null;
+  for (const part of link.split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
+    if (m && m[2]!.split(/\s+/).includes('next')) return m[1]!;
+  }
+  return null;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Absolute URL of the next page (from the Link header), null on the last page. */
+  next: string | null;
+}
+
+/**
+ * Walks a page-based list to the last page: the first request is `path` with `query` (and
+ * `per_page`), then each `rel="next"` link as GitHub gives it. `from` continues at a saved next link.
+ */
+export async function* pages<T>(
+  ctx: AdapterContext,
+  o: ResolvedOptions,
+  path: string,
+  opts: { query?: RequestOptions['query']; from?: string | null; headers?: Record<string, string> } = {},
+): AsyncGenerator<Page<T>> {
+  let url: string | null = opts.from ?? null;
+  let first = !url;
+  const seen = new Set<string>();
+  for (;;) {
+    const res = first
+      ? await call<T[]>(ctx, o, 'GET', path, { query: { ...opts.query, per_page: o.pageSize }, headers: opts.headers })
+      : await call<T[]>(ctx, o, 'GET', url!, { headers: opts.headers });
+    first = false;
+    if (!Array.isArray(res.data)) {
+      throw new AppError('provider_error', `GitHub answered ${path} with something other than a list`, { provider: PROVIDER, provider_status: res.status });
+    }
+    const next = nextLink(res.headers.link);
+    yield { items: res.data, next };
+    if (!next || seen.has(next)) return;
+    seen.add(next);
+    url = next;
+  }
+}
+
+/**
+ * Every repository the token's user can work with (`GET /user/repos`: owned, collaborator and
+ * organisation-member repositories), sorted by full name (case-insensitive) so runs resume in order.
+ */
+export async function listRepos(ctx: AdapterContext, o: ResolvedOptions): Promise<GhRepository[]> {
+  const out: GhRepository[] = [];
+  for await (const page of pages<GhRepository>(ctx, o, '/user/repos', { query: { sort: 'full_name', direction: 'asc' } })) out.push(...page.items);
+  return out.filter((r) => r && typeof r.full_name === 'string').sort((a, b) => compareNames(a.full_name, b.full_name));
+}
+
+export const compareNames = (a: string, b: string) => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+const viewers = new Map<string, { login: string; at: number }>();
+const permissions = new Map<string, { push: boolean | undefined; at: number }>();
+
+/** The login of the token's user (`GET /user`), remembered per connection for `viewerCacheMs`. */
+export async function viewerLogin(ctx: AdapterContext, o: ResolvedOptions): Promise<string> {
+  const key = ctx.connectionId;
+  const hit = viewers.get(key);
+  if (hit && Date.now() - hit.at < o.viewerCacheMs) return hit.login;
+  const res = await call<GhUser>(ctx, o, 'GET', '/user');
+  const login = res.data?.login;
+  if (typeof login !== 'string' || login === '') throw new AppError('provider_error', 'GitHub did not name the token\'s user', { provider: PROVIDER });
+  viewers.set(key, { login, at: Date.now() });
+  return login;
+}
+
+/**
+ * Whether the token's user may set labels and assignees in the repository (push, maintain or admin):
+ * GitHub silently drops them otherwise. Undefined when GitHub does not say (no `permissions`).
+ */
+export async function canPush(ctx: AdapterContext, o: ResolvedOptions, repo: RepoRef): Promise<boolean | undefined> {
+  const key = `${ctx.connectionId}\u0000${repo.owner.toLowerCase()}/${repo.repo.toLowerCase()}`;
+  const hit = permissions.get(key);
+  if (hit && Date.now() - hit.at < o.permissionCacheMs) return hit.push;
+  const res = await call<GhRepository>(ctx, o, 'GET', repoPath(repo));
+  const p = res.data?.permissions;
+  const push = p ? Boolean(p.push || p.maintain || p.admin) : undefined;
+  permissions.set(key, { push, at: Date.now() });
+  return push;
+}
+
+/** Forgets what was remembered for a connection (tests). */
+export function forgetConnection(connectionId: string): void {
+  viewers.delete(connectionId);
+  for (const k of permissions.keys()) if (k.startsWith(`${connectionId}\u0000`)) permissions.delete(k);
+}
+

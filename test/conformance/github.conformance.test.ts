@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { githubDriver } from './drivers/github';
+
+runTicketingConformance(githubDriver);
