@@ -1,6 +1,7 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
 import { githubAdapter } from './github';
+import { gitlabAdapter } from './gitlab';
 import { jiraAdapter } from './jira';
 import { zendeskAdapter } from './zendesk';
 
@@ -30,5 +31,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter];
 }

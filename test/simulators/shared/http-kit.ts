@@ -18,6 +18,8 @@ export interface SimRequest {
   /** Parsed JSON body; `undefined` when there is no body; raw text when it is not JSON. */
   body: unknown;
   rawBody: string;
+  /** The body's bytes, exact (multipart uploads of binary files). */
+  rawBytes: Buffer;
   /** Set when the body is present but not valid JSON. */
   bodyError?: string;
 }
@@ -128,7 +130,7 @@ export interface RecordedRequest {
 }
 
 const REDACTED = '[redacted]';
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-token', 'cookie', 'proxy-authorization', 'x-api-key']);
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-token', 'private-token', 'cookie', 'proxy-authorization', 'x-api-key']);
 const CREDENTIAL_QUERY = new Set(['api_token', 'hapikey', 'access_token', 'token', 'client_secret']);
 
 export function redactHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
@@ -221,12 +223,13 @@ export async function startSimServer(hooks: SimServerHooks): Promise<SimServer> 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void serve(req, res, Buffer.concat(chunks).toString('utf8'));
+      void serve(req, res, Buffer.concat(chunks));
     });
   });
   server.keepAliveTimeout = 5_000;
 
-  async function serve(req: http.IncomingMessage, res: http.ServerResponse, rawBody: string) {
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse, rawBytes: Buffer) {
+    const rawBody = rawBytes.toString('utf8');
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const simReq: SimRequest = {
@@ -236,6 +239,7 @@ export async function startSimServer(hooks: SimServerHooks): Promise<SimServer> 
       headers: req.headers,
       body: undefined,
       rawBody,
+      rawBytes,
     };
     if (rawBody.length > 0) {
       try {
