@@ -1,5 +1,6 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gitlabAdapter } from './gitlab';
 import { jiraAdapter } from './jira';
@@ -31,5 +32,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter];
 }

@@ -1,0 +1,48 @@
+import type { ProviderHttpProfile } from '../types';
+import type { FrErrorBody } from './types';
+
+/** `Authorization: Bearer <access_token>`: a Front API token (JWT) or, later, an OAuth access token. */
+export function frontAuthHeaders(credentials: Record<string, string>): Record<string, string> {
+  return credentials.access_token ? { authorization: `Bearer ${credentials.access_token}` } : {};
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+function detailMessages(details: unknown): string[] {
+  if (details === null || details === undefined) return [];
+  if (typeof details === 'string') return str(details) ? [details.trim()] : [];
+  if (Array.isArray(details)) return details.flatMap(detailMessages);
+  if (typeof details === 'object') {
+    const d = details as Record<string, unknown>;
+    const own = str(d.message) ?? str(d.description);
+    if (own) return [own];
+    return Object.entries(d).flatMap(([k, v]) => detailMessages(v).map((m) => `${k}: ${m}`));
+  }
+  return [];
+}
+
+/**
+ * The human message of a Front error body:
+ *  - `{"_error": {"status": 404, "title": "Not found", "message": "Unknown conversation"}}`
+ *  - `{"_error": {"status": 400, "title": "Bad request", "message": "Body did not satisfy requirements", "details": ["…"]}}`
+ * The first detail is kept (with a count of the others).
+ */
+export function frontErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (!body || typeof body !== 'object') return undefined;
+  const e = (body as FrErrorBody)._error;
+  if (!e || typeof e !== 'object') {
+    const b = body as Record<string, unknown>;
+    return str(b.message) ?? str(b.error);
+  }
+  const head = [str(e.title), str(e.message)].filter(Boolean).join(': ') || undefined;
+  const details = detailMessages(e.details);
+  if (details.length === 0) return head;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return head ? `${head}: ${details[0]}${more}` : `${details[0]}${more}`;
+}
+
+export const frontHttpProfile: ProviderHttpProfile = {
+  authHeaders: frontAuthHeaders,
+  errorMessage: frontErrorMessage,
+};

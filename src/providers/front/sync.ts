@@ -1,0 +1,209 @@
+/**
+ * Front syncers, in dependency order: collections (inboxes), teams, users (teammates), accounts,
+ * contacts, tags, then tickets (conversations) with their comments (messages and comments) and
+ * attachments in one stream — each conversation is read with its inboxes, comments and messages, which
+ * the ticket needs anyway (collection, description).
+ */
+import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import { isGone, isStatus, listAll, pages, type ListPage, type Query, type ResolvedOptions } from './api';
+import { unifyAccount, unifyContact } from './contact.mapper';
+import { conversationDetails, unifyWithDetails } from './conversations';
+import { unifyInbox, unifyTag, unifyTeam } from './directory.mapper';
+import type { FrAccount, FrContact, FrConversation, FrEvent, FrInbox, FrTag, FrTeam, FrTeammate, FrTeamPreview } from './types';
+import { unifyTeammate } from './user.mapper';
+import { seg } from './util';
+
+/** A full listing (`_pagination.next` when Front paginates it); `resume` is the next page token. */
+function listSyncer<T>(key: string, path: string, query: Query, unify: (item: T) => UnifiedRecord): ObjectSyncer {
+  return {
+    key,
+    objectTypes: [key],
+    incremental: false,
+    reportsDeletions: false,
+    async *run(ctx, opts): AsyncIterable<SyncBatch> {
+      for await (const page of pages<T>(ctx, path, { query, pageToken: opts.resume })) {
+        yield { records: page.items.map(unify), resume: page.next };
+      }
+    },
+  };
+}
+
+/** Teammates, with the teams each belongs to (`GET /teams/{id}` lists a team's members). */
+function usersSyncer(): ObjectSyncer {
+  return {
+    key: 'ticketing.user',
+    objectTypes: ['ticketing.user'],
+    incremental: false,
+    reportsDeletions: false,
+    async *run(ctx, opts): AsyncIterable<SyncBatch> {
+      const teams = await listAll<FrTeamPreview>(ctx, '/teams');
+      const details = await Promise.all(teams.map((t) => ctx.http.get<FrTeam>(`/teams/${seg(t.id)}`).then((r) => r.data)));
+      const membership = new Map<string, string[]>();
+      for (const team of details) {
+        for (const m of team?.members ?? []) {
+          if (!m?.id) continue;
+          membership.set(m.id, [...(membership.get(m.id) ?? []), team.id]);
+        }
+      }
+      for await (const page of pages<FrTeammate>(ctx, '/teammates', { pageToken: opts.resume })) {
+        yield { records: page.items.map((t) => unifyTeammate(t, ctx.ids, membership.get(t.id) ?? [])), resume: page.next };
+      }
+    },
+  };
+}
+
+/** Contact → its account: Front lists the contacts of each account (`GET /accounts/{id}/contacts`). */
+async function accountsOfContacts(ctx: AdapterContext, o: ResolvedOptions): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  const accounts = await listAll<FrAccount>(ctx, '/accounts', { limit: o.pageSize });
+  await Promise.all(
+    accounts.map(async (a) => {
+      try {
+        for (const c of await listAll<FrContact>(ctx, `/accounts/${seg(a.id)}/contacts`, { limit: o.pageSize })) {
+          if (c?.id && !map.has(c.id)) map.set(c.id, a.id);
+        }
+      } catch (err) {
+        if (!isGone(err)) throw err;
+      }
+    }),
+  );
+  return map;
+}
+
+/** Contacts, incremental with `q[updated_after]` (Unix seconds), oldest change first. */
+function contactsSyncer(o: ResolvedOptions): ObjectSyncer {
+  return {
+    key: 'ticketing.contact',
+    objectTypes: ['ticketing.contact'],
+    incremental: true,
+    reportsDeletions: false,
+    async *run(ctx, opts): AsyncIterable<SyncBatch> {
+      const accountOf = await accountsOfContacts(ctx, o);
+      const query: Query = { limit: o.pageSize, sort_by: 'updated_at', sort_order: 'asc' };
+      if (opts.since) query['q[updated_after]'] = opts.since.getTime() / 1000;
+      for await (const page of pages<FrContact>(ctx, '/contacts', { query, pageToken: opts.resume })) {
+        yield { records: page.items.map((c) => unifyContact(c, ctx.ids, accountOf.get(c.id))), resume: page.next };
+      }
+    },
+  };
+}
+
+interface TicketResume {
+  /** `list`: the conversation list (newest activity first); `events`: the event feed since `since`. */
+  phase: 'list' | 'events';
+  token: string | null;
+}
+
+function parseResume(resume: string | undefined): TicketResume {
+  if (!resume) return { phase: 'list', token: null };
+  try {
+    const r = JSON.parse(resume) as Partial<TicketResume>;
+    return { phase: r.phase === 'events' ? 'events' : 'list', token: typeof r.token === 'string' ? r.token : null };
+  } catch {
+    return { phase: 'list', token: null };
+  }
+}
+
+const changedAt = (c: FrConversation) => (typeof c.updated_at === 'number' ? c.updated_at : typeof c.created_at === 'number' ? c.created_at : undefined);
+
+/** The records of conversations: each read with its inboxes, comments and messages (concurrently, bounded by the client). */
+async function recordsOf(ctx: AdapterContext, conversations: FrConversation[], o: ResolvedOptions): Promise<UnifiedRecord[]> {
+  const loaded = await Promise.all(conversations.map(async (c) => unifyWithDetails(c, await conversationDetails(ctx, c.id, o), ctx)));
+  return loaded.flat();
+}
+
+/**
+ * Tickets, comments and attachments.
+ *
+ * Full run: every conversation `GET /conversations` lists (Front leaves trashed ones out, so a complete
+ * full run marks them deleted).
+ *
+ * Incremental run (`since`): first the conversation list, newest activity first, until a conversation
+ * last updated before `since` (Front orders by the activity that bumps a conversation, which never comes
+ * after its `updated_at`); then the event feed since `since` (`GET /events?q[after]=…`), for changes that
+ * do not bump a conversation (tags, assignment, status, custom fields, trash), each changed conversation
+ * read once. A trashed conversation comes back with status `deleted` and is reported deleted. Without the
+ * events scope (403) the feed is skipped.
+ */
+function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
+  return {
+    key: 'ticketing.ticket',
+    objectTypes: ['ticketing.ticket', 'ticketing.comment', 'ticketing.attachment'],
+    incremental: true,
+    reportsDeletions: false,
+    async *run(ctx, opts): AsyncIterable<SyncBatch> {
+      const since = opts.since ? opts.since.getTime() / 1000 : undefined;
+      let state = parseResume(opts.resume);
+      const seen = new Set<string>();
+
+      if (state.phase === 'list') {
+        for await (const page of pages<FrConversation>(ctx, '/conversations', { query: { limit: o.conversationPageSize }, pageToken: state.token })) {
+          let items = page.items.filter((c) => c && typeof c.id === 'string');
+          let reachedOlder = false;
+          if (since !== undefined) {
+            const cut = items.findIndex((c) => (changedAt(c) ?? Infinity) < since);
+            if (cut >= 0) {
+              reachedOlder = true;
+              items = items.slice(0, cut);
+            }
+          }
+          for (const c of items) seen.add(c.id);
+          const done = reachedOlder || page.next === null;
+          const next: TicketResume = done ? { phase: 'events', token: null } : { phase: 'list', token: page.next };
+          yield { records: await recordsOf(ctx, items, o), resume: since !== undefined || !done ? JSON.stringify(next) : null };
+          if (done) break;
+        }
+        state = { phase: 'events', token: null };
+      }
+
+      if (since === undefined || !o.useEvents) return;
+      const query: Query = { 'q[after]': since, sort_by: 'created_at', sort_order: 'asc', limit: o.eventPageSize };
+      const feed = pages<FrEvent>(ctx, '/events', { query, pageToken: state.token })[Symbol.asyncIterator]();
+      for (;;) {
+        let step: IteratorResult<ListPage<FrEvent>>;
+        try {
+          step = await feed.next();
+        } catch (err) {
+          // An API token without the events scope: the conversation list above is all this run can see.
+          if (isStatus(err, 403)) return;
+          throw err;
+        }
+        if (step.done) return;
+        const page = step.value;
+        const changed = new Map<string, FrConversation>();
+        for (const e of page.items) {
+          const c = e?.conversation;
+          if (c && typeof c.id === 'string' && !seen.has(c.id)) changed.set(c.id, c);
+        }
+        const current = await Promise.all(
+          [...changed.values()].map(async (fromEvent): Promise<FrConversation | null> => {
+            seen.add(fromEvent.id);
+            try {
+              return (await ctx.http.get<FrConversation>(`/conversations/${seg(fromEvent.id)}`)).data;
+            } catch (err) {
+              // Deleted for good (or merged away): the event's copy, reported deleted.
+              if (isGone(err)) return { ...fromEvent, status: 'deleted' } as FrConversation;
+              // Out of the token's reach (a private inbox): not this connection's to sync.
+              if (isStatus(err, 403)) return null;
+              throw err;
+            }
+          }),
+        );
+        const resume = page.next ? JSON.stringify({ phase: 'events', token: page.next } satisfies TicketResume) : null;
+        yield { records: await recordsOf(ctx, current.filter((c): c is FrConversation => c !== null), o), resume };
+      }
+    },
+  };
+}
+
+export function frontSyncers(o: ResolvedOptions): ObjectSyncer[] {
+  return [
+    listSyncer<FrInbox>('ticketing.collection', '/inboxes', {}, unifyInbox),
+    listSyncer<FrTeamPreview>('ticketing.team', '/teams', {}, unifyTeam),
+    usersSyncer(),
+    listSyncer<FrAccount>('ticketing.account', '/accounts', { limit: o.pageSize }, unifyAccount),
+    contactsSyncer(o),
+    listSyncer<FrTag>('ticketing.tag', '/tags', { limit: o.pageSize }, unifyTag),
+    ticketsSyncer(o),
+  ];
+}

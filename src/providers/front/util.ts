@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../core/errors';
+import type { FileUpload } from '../types';
+
+export const PROVIDER = 'front';
+
+/** A Front timestamp (Unix seconds, up to three decimals) as a Date, or null. */
+export function toDate(v: unknown): Date | null {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return null;
+  const d = new Date(Math.round(v * 1000));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** ISO 8601 text of a Front timestamp; null when absent. */
+export function toIso(v: unknown): string | null {
+  return toDate(v)?.toISOString() ?? null;
+}
+
+/** An ISO 8601 date-time as Front's Unix seconds (three decimals at most). */
+export function toSeconds(d: Date | string): number {
+  const ms = typeof d === 'string' ? Date.parse(d) : d.getTime();
+  return Math.floor(ms) / 1000;
+}
+
+export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
+
+/** Front cannot take the field: answered as 422 with the field named, never dropped silently. */
+export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: PROVIDER, ...extra });
+}
+
+/**
+ * A remote id we were given, checked before it goes into a path. Front ids are prefixed tokens
+ * (`cnv_…`, `tea_…`, `inb_…`, `crd_…`); a prefix, when given, must match.
+ */
+export function frId(remoteId: string, field: string, prefix?: string): string {
+  const s = String(remoteId).trim();
+  if (!/^[A-Za-z0-9_:.@+-]{1,200}$/.test(s) || (prefix && !s.startsWith(`${prefix}_`))) {
+    throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a Front ${prefix ? `${prefix}_ ` : ''}id`, { field });
+  }
+  return s;
+}
+
+/** Path segment of an id (ids can be resource aliases such as `alt:uid:…`). */
+export const seg = (id: string) => encodeURIComponent(id);
+
+/** The last path segment of a Front resource link (`…/contacts/crd_123` → `crd_123`) under `collection`. */
+export function idFromLink(link: unknown, collection: string): string | null {
+  if (typeof link !== 'string' || link === '') return null;
+  const m = new RegExp(`/${collection}/([^/?#]+)`).exec(link);
+  return m?.[1] ? decodeURIComponent(m[1]) : null;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Plain text of an HTML body: block ends become line breaks, tags go, common entities are decoded. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/tr)\b[^>]*>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) => {
+      if (e.startsWith('#x') || e.startsWith('#X')) return String.fromCodePoint(parseInt(e.slice(2), 16));
+      if (e.startsWith('#') && e !== '#39') return String.fromCodePoint(Number(e.slice(1)));
+      return ENTITIES[e.toLowerCase()] ?? m;
+    })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Plain text as the HTML body of a message: escaped, paragraphs and line breaks kept. */
+export function textToHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+export type FormValue = string | number | boolean | FileUpload;
+
+/**
+ * A `multipart/form-data` body, the way Front takes files: nested fields in brackets
+ * (`comment[body]`, `to[0]`, `attachments[0]`), one part per file.
+ */
+export function multipartBody(fields: Array<[string, FormValue]>): { body: Buffer; contentType: string } {
+  const boundary = `----omniport${randomBytes(12).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  const quote = (s: string) => s.replace(/[\r\n"\\]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ' '));
+  for (const [name, value] of fields) {
+    if (typeof value === 'object') {
+      const type = value.contentType || 'application/octet-stream';
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"; filename="${quote(value.fileName)}"\r\nContent-Type: ${type}\r\n\r\n`,
+          'utf8',
+        ),
+        value.content,
+        Buffer.from('\r\n', 'utf8'),
+      );
+    } else {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${String(value)}\r\n`, 'utf8'));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A JSON body flattened to form fields (`{comment: {body}}` → `comment[body]`, arrays indexed). */
+export function formFields(value: Record<string, unknown>, prefix = ''): Array<[string, FormValue]> {
+  const out: Array<[string, FormValue]> = [];
+  for (const [k, v] of Object.entries(value)) {
+    const key = prefix ? `${prefix}[${k}]` : k;
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        if (item && typeof item === 'object' && !isFile(item)) out.push(...formFields(item as Record<string, unknown>, `${key}[${i}]`));
+        else out.push([`${key}[${i}]`, item as FormValue]);
+      });
+    } else if (typeof v === 'object' && !isFile(v)) out.push(...formFields(v as Record<string, unknown>, key));
+    else out.push([key, v as FormValue]);
+  }
+  return out;
+}
+
+const isFile = (v: unknown): v is FileUpload => !!v && typeof v === 'object' && Buffer.isBuffer((v as FileUpload).content);
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { frontDriver } from './drivers/front';
+
+runTicketingConformance(frontDriver);
