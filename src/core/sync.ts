@@ -68,7 +68,7 @@ export class SyncService {
         }
       }
       const markedDeleted =
-        run.mode === 'full' && !syncer.reportsDeletions ? await this.repo.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId) : 0;
+        run.mode === 'full' && !syncer.reportsDeletions ? await this.repo.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt) : 0;
       await this.repo.saveSyncState({
         ...base,
         status: 'idle',

@@ -4,6 +4,7 @@ import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gitlabAdapter } from './gitlab';
 import { jiraAdapter } from './jira';
+import { linearAdapter } from './linear';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -32,5 +33,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter];
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { badRequest } from '../core/errors';
 import type { Database } from './database';
 import { syncStates, unifiedObjects, uploads } from './schema';
@@ -63,8 +63,11 @@ export class UnifiedRepo {
     }
   }
 
-  /** After a complete full run: objects of these types that the run did not see are gone from the provider. */
-  async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string): Promise<number> {
+  /**
+   * After a complete full run: objects of these types that the run did not see are gone from the
+   * provider — except objects written after the run started (created through the API meanwhile).
+   */
+  async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
     const rows = await this.db
       .update(unifiedObjects)
       .set({ remoteWasDeleted: true, modifiedAt: sql`date_trunc('milliseconds', now())` })
@@ -74,6 +77,7 @@ export class UnifiedRepo {
           inArray(unifiedObjects.objectType, objectTypes),
           eq(unifiedObjects.remoteWasDeleted, false),
           or(isNull(unifiedObjects.lastSeenRun), ne(unifiedObjects.lastSeenRun, runId)),
+          lt(unifiedObjects.modifiedAt, runStartedAt),
         ),
       )
       .returning({ id: unifiedObjects.id });

@@ -298,6 +298,16 @@ export function runTicketingConformance(driver: TicketingDriver) {
       const cf = sim.supports.customField;
       if (!cf) {
         // No custom fields: a value for a defined and mapped attribute is refused, never dropped.
+        const attr = await server.call('POST', '/field-mapping/define', {
+          body: { object_type_owner: 'ticketing.ticket', name: 'unmappable', data_type: 'string' },
+        });
+        await server.call('POST', '/field-mapping/map', {
+          body: { attributeId: attr.body.data.id_attribute, source_custom_field_id: 'x', source_provider: driver.provider, linked_user_id: 'conformance' },
+        });
+        const refused = await server.call('POST', '/ticketing/tickets', { headers: headers(), body: { ...baseTicket(), field_mappings: { unmappable: 'v' } } });
+        expect(refused.status).toBe(422);
+        expect(refused.body.details.field).toBe('field_mappings.unmappable');
+        expect((await server.call('GET', '/field-mapping/remote-fields', { headers: headers() })).status).toBe(422);
         return;
       }
       const name = `cf_${driver.provider.replace(/\W/g, '_')}`;

@@ -1,0 +1,54 @@
+import type { ProviderHttpProfile } from '../types';
+import type { LnGraphQLError } from './types';
+
+/**
+ * Linear's two schemes: a personal API key goes bare (`Authorization: lin_api_…`), an OAuth access token
+ * with `Bearer`. The key's prefix decides; without a known prefix, credentials that came from an OAuth
+ * flow (token type, refresh token or expiry stored beside the token) are sent as bearer tokens, anything
+ * else as an API key.
+ */
+export function linearAuthHeaders(credentials: Record<string, string>): Record<string, string> {
+  const token = credentials.access_token?.trim();
+  if (!token) return {};
+  if (token.startsWith('lin_api_')) return { authorization: token };
+  const oauth =
+    token.startsWith('lin_oauth_') ||
+    credentials.token_type?.toLowerCase() === 'bearer' ||
+    Boolean(credentials.refresh_token) ||
+    Boolean(credentials.expires_at);
+  return { authorization: oauth ? `Bearer ${token}` : token };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** The human message of one GraphQL error: Linear's user-presentable text first, then the message. */
+export function graphQLErrorMessage(e: LnGraphQLError | undefined): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const ext = e.extensions ?? {};
+  const presentable = str(ext.userPresentableMessage);
+  const message = str(e.message);
+  const text = presentable && message && presentable !== message ? `${message}: ${presentable}` : (presentable ?? message);
+  const code = str(ext.code);
+  return code && text ? `${code}: ${text}` : (text ?? code);
+}
+
+/**
+ * The message of a Linear error body `{"errors":[{message, extensions:{code, type, userPresentableMessage}}]}`
+ * (the first error, with a count of the others); plain text bodies (upload storage, proxies) are cut short.
+ */
+export function linearErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  if (Array.isArray(b.errors) && b.errors.length > 0) {
+    const first = graphQLErrorMessage(b.errors[0] as LnGraphQLError);
+    const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more)` : '';
+    return first ? first + more : undefined;
+  }
+  return str(b.message) ?? str(b.error);
+}
+
+export const linearHttpProfile: ProviderHttpProfile = {
+  authHeaders: linearAuthHeaders,
+  errorMessage: linearErrorMessage,
+};
