@@ -5,6 +5,7 @@ import { githubAdapter } from './github';
 import { gitlabAdapter } from './gitlab';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
+import { pipedriveAdapter } from './pipedrive';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -33,5 +34,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, pipedriveAdapter];
 }

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { ProviderManifest } from '../manifest';
+
+/**
+ * Pipedrive: API v2 for persons, organizations, deals, activities, stages and field definitions;
+ * API v1 where v2 has no such object (users, notes). A personal API token (`x-api-token`) now; OAuth
+ * (`access_token`, sent as a bearer token) through the hosted connect page later.
+ */
+export const pipedriveManifest: ProviderManifest = {
+  name: 'pipedrive',
+  displayName: 'Pipedrive',
+  vertical: 'crm',
+  authKind: 'api_token',
+  // The form and POST /connections take the API token; OAuth connections store `access_token` (and its
+  // refresh token) from the hosted connect page, which the HTTP profile sends as a bearer token.
+  credentials: z.strictObject({
+    api_token: z.string().min(1).describe('Personal API token (Pipedrive → Personal preferences → API).'),
+  }),
+  // API-token requests may use the shared host; OAuth tokens come with the company's `api_domain`.
+  defaultBaseUrl: 'https://api.pipedrive.com',
+  oauth: {
+    authorizeUrl: 'https://oauth.pipedrive.com/oauth/authorize',
+    tokenUrl: 'https://oauth.pipedrive.com/oauth/token',
+    scopes: ['base', 'contacts:full', 'deals:full', 'activities:full', 'users:read'],
+    // Pipedrive's marketplace OAuth documents no PKCE support.
+    pkce: false,
+  },
+  // `x-ratelimit-reset` is the number of seconds until the current window resets.
+  rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' },
+  capabilities: {
+    // No batch-create API in Pipedrive: batch calls create one object per request (bounded parallelism).
+    'crm.contact': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.company': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.deal': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.stage': ['list', 'get', 'sync'],
+    'crm.user': ['list', 'get', 'sync'],
+    'crm.note': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.task': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.engagement': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+  },
+  limitations: [
+    'No batch-create API: POST …/batch creates the objects one request each (at most 8 at a time per connection), answered in order.',
+    'A contact has one postal address, and only when the Pipedrive company has contact sync enabled (otherwise addresses are refused with 422).',
+    'A company has one address and no email addresses or phone numbers (refused with 422).',
+    'Phone type FAX does not exist in Pipedrive (refused with 422). The first email/phone is the primary one.',
+    'A deal has no description (refused with 422) and one contact person: contact_ids accepts at most one id.',
+    'Deal amounts are JSON numbers in Pipedrive: decimals that a double cannot hold exactly (more than 15 significant digits) are refused with 422.',
+    'Engagements have no direction in Pipedrive (refused with 422); task finished_date is set by Pipedrive when the task is marked done.',
+    'Activity times have minute precision; an engagement lasts less than 24 hours.',
+    'Custom fields (field mapping) on contacts, companies and deals only.',
+    'Deletions of contacts, companies, tasks, engagements, notes and stages are detected by full syncs; deleted deals also by incremental syncs.',
+  ],
+};
