@@ -3,6 +3,7 @@ import type { ProviderAdapter } from './types';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gitlabAdapter } from './gitlab';
+import { hubspotAdapter } from './hubspot';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
@@ -34,5 +35,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, hubspotAdapter, pipedriveAdapter];
 }
