@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { AppError } from './errors';
 import type { AccessContext } from './access';
-import { resolveReferences, type ReferenceField } from './unified/references';
+import { loadReferences, resolveReferences, type ReferenceField } from './unified/references';
 import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
 import { crmWritables, type CrmWritable } from './unified/crm';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow } from '../store/control-plane.repo';
+import type { UnifiedRow } from '../store/unified.repo';
+import type { ResolvedMapping } from '../store/field-mapping.repo';
 import type { AdapterContext, CrmOperations, CrmWrite } from '../providers/types';
 
 /** Unified CRM writes: provider first, then the store. Reads go through UnifiedObjects. */
@@ -25,17 +27,26 @@ export class CrmService {
   async createMany(connection: ConnectionRow, objectType: CrmWritable, items: unknown[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
     const { ops, ctx } = this.operations(connection);
     const results: BatchItem[] = new Array(items.length);
-    const prepared: { index: number; write: CrmWrite }[] = [];
+    const valid: { index: number; data: Record<string, unknown> }[] = [];
     const schema = crmWritables[objectType].input as z.ZodType<Record<string, unknown>>;
     for (const [index, item] of items.entries()) {
       const parsed = schema.safeParse(item);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ path: [`[${index}]`, ...i.path].join('.'), message: i.message }));
-        results[index] = { ok: false, error: new AppError('validation_failed', `${issues[0]?.path}: ${issues[0]?.message}`, { issues }) };
+      if (parsed.success) {
+        valid.push({ index, data: parsed.data });
         continue;
       }
+      const issues = parsed.error.issues.map((i) => ({ path: [`[${index}]`, ...i.path].join('.'), message: i.message }));
+      results[index] = { ok: false, error: new AppError('validation_failed', `${issues[0]?.path}: ${issues[0]?.message}`, { issues }) };
+    }
+    // References and field mappings of the whole batch: one query each.
+    const preloaded = {
+      refs: await loadReferences(this.objects.repo, connection.id, valid.flatMap((v) => referenceFields(objectType, v.data, ''))),
+      mappings: await this.objects.mappingsOf(connection),
+    };
+    const prepared: { index: number; write: CrmWrite }[] = [];
+    for (const { index, data } of valid) {
       try {
-        prepared.push({ index, write: await this.crmWrite(connection, objectType, parsed.data, `[${index}].`) });
+        prepared.push({ index, write: await this.crmWrite(connection, objectType, data, `[${index}].`, preloaded) });
       } catch (err) {
         results[index] = { ok: false, error: asAppError(err) };
       }
@@ -72,23 +83,40 @@ export class CrmService {
     return { ops: adapter.crm, ctx };
   }
 
-  /** The unified fields with every reference translated to the provider's remote id (one query). */
-  private async crmWrite(connection: ConnectionRow, objectType: CrmWritable, input: Record<string, unknown>, prefix: string): Promise<CrmWrite> {
+  /** The unified fields with every reference translated to the provider's remote id (one query, or none when preloaded). */
+  private async crmWrite(
+    connection: ConnectionRow,
+    objectType: CrmWritable,
+    input: Record<string, unknown>,
+    prefix: string,
+    preloaded?: { refs: Map<string, UnifiedRow>; mappings: ResolvedMapping[] },
+  ): Promise<CrmWrite> {
     const { field_mappings: fieldValues, ...fields } = input;
     const refs = crmWritables[objectType].refs as Record<string, string>;
-    const wanted: ReferenceField[] = [];
-    for (const [field, refType] of Object.entries(refs)) {
-      const value = fields[field];
-      if (value === undefined) continue;
-      wanted.push({ field: `${prefix}${field}`, objectType: refType, ids: Array.isArray(value) ? (value as string[]) : [value as string] });
-    }
-    const resolved = await resolveReferences(this.objects.repo, connection.id, wanted);
+    const resolved = await resolveReferences(this.objects.repo, connection.id, referenceFields(objectType, fields, prefix), preloaded?.refs);
     const write: CrmWrite = { ...fields };
     for (const field of Object.keys(refs)) {
       const remote = resolved.get(`${prefix}${field}`);
       if (remote) write[field] = Array.isArray(fields[field]) ? remote : remote[0];
     }
-    write.customFields = await this.objects.customFields(connection, objectType, fieldValues as Record<string, unknown> | undefined, prefix);
+    write.customFields = await this.objects.customFields(
+      connection,
+      objectType,
+      fieldValues as Record<string, unknown> | undefined,
+      prefix,
+      preloaded?.mappings,
+    );
     return write;
   }
+}
+
+/** The reference fields present in a CRM input (`company_id`, `contact_ids` …), named with their prefix. */
+function referenceFields(objectType: CrmWritable, fields: Record<string, unknown>, prefix: string): ReferenceField[] {
+  const out: ReferenceField[] = [];
+  for (const [field, refType] of Object.entries(crmWritables[objectType].refs as Record<string, string>)) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    out.push({ field: `${prefix}${field}`, objectType: refType, ids: Array.isArray(value) ? (value as string[]) : [value as string] });
+  }
+  return out;
 }

@@ -93,10 +93,16 @@ export class FieldMappingService {
   }
 
   /** `field_mappings` values of a write as provider custom fields: mapped names only, values of the declared type. */
-  async toCustomFields(connection: ConnectionRow, objectType: string, values: Record<string, unknown> | undefined, prefix: string): Promise<CustomFieldValue[]> {
+  async toCustomFields(
+    connection: ConnectionRow,
+    objectType: string,
+    values: Record<string, unknown> | undefined,
+    prefix: string,
+    loaded?: ResolvedMapping[],
+  ): Promise<CustomFieldValue[]> {
     const entries = Object.entries(values ?? {});
     if (entries.length === 0) return [];
-    const mappings = (await this.mappingsOf(connection)).filter((m) => m.objectTypeOwner === objectType);
+    const mappings = (loaded ?? (await this.mappingsOf(connection))).filter((m) => m.objectTypeOwner === objectType);
     const adapter = this.contexts.adapterOf(connection);
     return entries.map(([name, value]) => {
       const field = `${prefix}field_mappings.${name}`;

@@ -47,33 +47,45 @@ export class UnifiedObjects {
 
   /** Read-after-write: the provider's answer is stored before it is returned. */
   async save(connection: ConnectionRow, result: WriteResult, opts: { remoteData: boolean }): Promise<View> {
-    const records: UnifiedRecord[] = [result.record, ...(result.related ?? [])];
-    const rows = toRows(connection, records, null);
-    await this.repo.upsert(rows);
-    const mappings = await this.fieldMapping.mappingsOf(connection);
-    const main = rows[0]!;
-    const view = this.view(connection, mappings, main, opts);
-    if (main.objectType === 'ticketing.comment') {
-      view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => this.view(connection, mappings, r, opts));
-    }
-    return view;
+    const [item] = await this.saveBulk(connection, [{ ok: true, result }], opts);
+    return (item as { ok: true; view: View }).view;
   }
 
   /**
    * Values of `field_mappings` in a write, as the provider's custom fields. Only mapped names are
    * accepted: an unmapped name is a 422 naming it (nothing is silently dropped).
    */
-  customFields(connection: ConnectionRow, objectType: string, values: Record<string, unknown> | undefined, prefix: string): Promise<CustomFieldValue[]> {
-    return this.fieldMapping.toCustomFields(connection, objectType, values, prefix);
+  customFields(
+    connection: ConnectionRow,
+    objectType: string,
+    values: Record<string, unknown> | undefined,
+    prefix: string,
+    loaded?: ResolvedMapping[],
+  ): Promise<CustomFieldValue[]> {
+    return this.fieldMapping.toCustomFields(connection, objectType, values, prefix, loaded);
   }
 
-  /** Saves the successes of a bulk write and pairs every input with its result, in order. */
+  /** The connection's field mappings, loaded once for a whole batch. */
+  mappingsOf(connection: ConnectionRow): Promise<ResolvedMapping[]> {
+    return this.fieldMapping.mappingsOf(connection);
+  }
+
+  /** Saves the successes of a bulk write in one statement and pairs every input with its result, in order. */
   async saveBulk(connection: ConnectionRow, outcomes: BulkItemResult[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
-    const items: BatchItem[] = [];
-    for (const outcome of outcomes) {
-      items.push(outcome.ok ? { ok: true, view: await this.save(connection, outcome.result, opts) } : { ok: false, error: asAppError(outcome.error) });
-    }
-    return items;
+    const written = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
+    const rowsOf = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
+    await this.repo.upsert(rowsOf.flat());
+    const mappings = written.length > 0 ? await this.fieldMapping.mappingsOf(connection) : [];
+    let next = 0;
+    return outcomes.map((outcome) => {
+      if (!outcome.ok) return { ok: false as const, error: asAppError(outcome.error) };
+      const rows = rowsOf[next++]!;
+      const view = this.view(connection, mappings, rows[0]!, opts);
+      if (rows[0]!.objectType === 'ticketing.comment') {
+        view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => this.view(connection, mappings, r, opts));
+      }
+      return { ok: true as const, view };
+    });
   }
 
   /**
