@@ -1,13 +1,14 @@
 import pLimit from 'p-limit';
 import { AppError } from './errors';
 import { isUuid, type AccessContext } from './access';
-import { resolveReferences, type ReferenceField } from './unified/references';
+import { loadReferences, resolveReferences, type ReferenceField } from './unified/references';
 import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
 import { ticketInput, type CommentInput, type TicketInput, type TicketPatch } from './unified/ticketing';
 import type { FileFetcher } from './file-fetch';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow } from '../store/control-plane.repo';
-import type { UploadRow } from '../store/unified.repo';
+import type { UnifiedRow, UploadRow } from '../store/unified.repo';
+import type { ResolvedMapping } from '../store/field-mapping.repo';
 import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite } from '../providers/types';
 
 
@@ -32,16 +33,25 @@ export class TicketingService {
   async createTickets(connection: ConnectionRow, items: unknown[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
     const { ops, ctx } = this.operations(connection);
     const results: BatchItem[] = new Array(items.length);
-    const prepared: { index: number; write: TicketWrite }[] = [];
+    const valid: { index: number; data: TicketInput }[] = [];
     for (const [index, item] of items.entries()) {
       const parsed = ticketInput.safeParse(item);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ path: [`[${index}]`, ...i.path].join('.'), message: i.message }));
-        results[index] = { ok: false, error: new AppError('validation_failed', `${issues[0]?.path}: ${issues[0]?.message}`, { issues }) };
+      if (parsed.success) {
+        valid.push({ index, data: parsed.data });
         continue;
       }
+      const issues = parsed.error.issues.map((i) => ({ path: [`[${index}]`, ...i.path].join('.'), message: i.message }));
+      results[index] = { ok: false, error: new AppError('validation_failed', `${issues[0]?.path}: ${issues[0]?.message}`, { issues }) };
+    }
+    // References and field mappings of the whole batch: one query each.
+    const preloaded = {
+      refs: await loadReferences(this.objects.repo, connection.id, valid.flatMap((v) => ticketReferenceFields(v.data, ''))),
+      mappings: await this.objects.mappingsOf(connection),
+    };
+    const prepared: { index: number; write: TicketWrite }[] = [];
+    for (const { index, data } of valid) {
       try {
-        prepared.push({ index, write: await this.ticketWrite(connection, parsed.data, `[${index}].`) });
+        prepared.push({ index, write: await this.ticketWrite(connection, data, `[${index}].`, preloaded) });
       } catch (err) {
         results[index] = { ok: false, error: asAppError(err) };
       }
@@ -114,16 +124,15 @@ export class TicketingService {
     return { ops: adapter.ticketing, ctx };
   }
 
-  private async ticketWrite(connection: ConnectionRow, input: Omit<TicketInput, 'comment'> & { comment?: string | string[] }, prefix: string): Promise<TicketWrite> {
-    const customFields = await this.objects.customFields(connection, 'ticketing.ticket', input.field_mappings, prefix);
-    const fields: ReferenceField[] = [
-      ...optionalRef(`${prefix}parent_ticket`, 'ticketing.ticket', input.parent_ticket),
-      ...optionalRef(`${prefix}project_id`, 'ticketing.collection', input.project_id),
-      ...optionalRef(`${prefix}account_id`, 'ticketing.account', input.account_id),
-      ...optionalRef(`${prefix}contact_id`, 'ticketing.contact', input.contact_id),
-      ...(input.assigned_to ? [{ field: `${prefix}assigned_to`, objectType: 'ticketing.user', ids: input.assigned_to }] : []),
-    ];
-    const refs = await resolveReferences(this.objects.repo, connection.id, fields);
+  private async ticketWrite(
+    connection: ConnectionRow,
+    input: Omit<TicketInput, 'comment'> & { comment?: string | string[] },
+    prefix: string,
+    preloaded?: { refs: Map<string, UnifiedRow>; mappings: ResolvedMapping[] },
+  ): Promise<TicketWrite> {
+    const customFields = await this.objects.customFields(connection, 'ticketing.ticket', input.field_mappings, prefix, preloaded?.mappings);
+    const fields = ticketReferenceFields(input, prefix);
+    const refs = await resolveReferences(this.objects.repo, connection.id, fields, preloaded?.refs);
     const one = (field: string) => refs.get(`${prefix}${field}`)?.[0];
     return {
       name: input.name,
@@ -162,6 +171,17 @@ export class TicketingService {
     );
   }
 
+}
+
+/** The reference fields present in a ticket input, named with their prefix (`[3].assigned_to`). */
+function ticketReferenceFields(input: Omit<TicketInput, 'comment'>, prefix: string): ReferenceField[] {
+  return [
+    ...optionalRef(`${prefix}parent_ticket`, 'ticketing.ticket', input.parent_ticket),
+    ...optionalRef(`${prefix}project_id`, 'ticketing.collection', input.project_id),
+    ...optionalRef(`${prefix}account_id`, 'ticketing.account', input.account_id),
+    ...optionalRef(`${prefix}contact_id`, 'ticketing.contact', input.contact_id),
+    ...(input.assigned_to ? [{ field: `${prefix}assigned_to`, objectType: 'ticketing.user', ids: input.assigned_to }] : []),
+  ];
 }
 
 function optionalRef(field: string, objectType: string, id: string | undefined): ReferenceField[] {
