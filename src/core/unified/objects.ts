@@ -7,7 +7,7 @@ import type { PageRequest } from '../../store/pagination';
 import type { UnifiedInsert, UnifiedListFilter, UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
 import type { ResolvedMapping } from '../../store/field-mapping.repo';
 import type { FieldMappingService } from '../field-mapping';
-import type { BulkItemResult, CustomFieldValue, UnifiedRecord, WriteResult } from '../../providers/types';
+import type { BulkItemResult, CustomFieldValue, WriteResult } from '../../providers/types';
 
 export type View = Record<string, unknown>;
 
