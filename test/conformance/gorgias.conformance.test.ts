@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { gorgiasDriver } from './drivers/gorgias';
+
+runTicketingConformance(gorgiasDriver);

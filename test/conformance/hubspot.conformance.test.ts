@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { hubspotDriver } from './drivers/hubspot';
+
+runCrmConformance(hubspotDriver);

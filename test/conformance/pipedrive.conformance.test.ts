@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { pipedriveDriver } from './drivers/pipedrive';
+
+runCrmConformance(pipedriveDriver);
