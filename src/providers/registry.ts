@@ -2,6 +2,7 @@ import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
+import { gorgiasAdapter } from './gorgias';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
 import { jiraAdapter } from './jira';
@@ -35,5 +36,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, hubspotAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, hubspotAdapter, pipedriveAdapter];
 }
