@@ -4,15 +4,16 @@
  */
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
-import type { ZdCursorPage, ZdExportPage, ZdRole, ZdUser } from './types';
+import type { ZdCursorPage, ZdDeletedTicket, ZdExportPage, ZdRole, ZdTicketEvent, ZdTimeExportPage, ZdUser } from './types';
 
 export interface ZendeskAdapterOptions {
   /** `page[size]` of cursor-paginated lists (Zendesk allows at most 100). */
   listPageSize?: number;
-  /** `per_page` of the ticket and user incremental exports (Zendesk allows at most 1000). */
+  /**
+   * `per_page` of the cursor-based ticket and user exports (Zendesk allows at most 1000). The ticket
+   * event export (comments) always pages by 1000 events.
+   */
   exportPageSize?: number;
-  /** Tickets per comment-sync batch (their comments are fetched together, so this bounds memory). */
-  commentTicketsPerBatch?: number;
   /**
    * Zendesk refuses a `start_time` within the last minute; `since` is kept at least this far in the
    * past (default 65 s: Zendesk's minute plus a margin for clock skew).
@@ -30,7 +31,6 @@ export function resolveOptions(o: ZendeskAdapterOptions = {}): ResolvedOptions {
   return {
     listPageSize: Math.min(100, Math.max(1, o.listPageSize ?? 100)),
     exportPageSize: Math.min(1000, Math.max(1, o.exportPageSize ?? 1000)),
-    commentTicketsPerBatch: Math.min(1000, Math.max(1, o.commentTicketsPerBatch ?? 100)),
     exportLagSeconds: Math.max(0, o.exportLagSeconds ?? 65),
     jobPollIntervalMs: Math.max(1, o.jobPollIntervalMs ?? 200),
     jobTimeoutMs: Math.max(1, o.jobTimeoutMs ?? 60_000),
@@ -104,6 +104,57 @@ export async function* exportPages<T>(
     if (last) return;
     cursor = after;
   }
+}
+
+export interface TicketEventPage {
+  /** The page's events, less those the previous page already gave (time-based pages repeat their boundary second). */
+  events: ZdTicketEvent[];
+  /** `start_time` of the next page (Zendesk's `end_time`). */
+  next: number;
+  last: boolean;
+}
+
+/** Seconds of a ticket event: its `timestamp`, else its `created_at`. */
+function eventSecond(e: ZdTicketEvent): number | undefined {
+  if (typeof e.timestamp === 'number') return e.timestamp;
+  const ms = typeof e.created_at === 'string' ? Date.parse(e.created_at) : NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/**
+ * Walks the Incremental Ticket Event Export (`/api/v2/incremental/ticket_events`, time-based, 1000
+ * events a page) from `start_time`, with the comments themselves (`include=comment_events`), until
+ * `end_of_stream`. Each page's `end_time` is the next `start_time`; the events of that boundary second
+ * come again on the next page and are left out of it.
+ */
+export async function* ticketEventPages(ctx: AdapterContext, opts: { startTime: number }): AsyncGenerator<TicketEventPage> {
+  let start = opts.startTime;
+  let boundary = new Set<number>();
+  for (;;) {
+    const res = await ctx.http.get<{ ticket_events?: ZdTicketEvent[] } & ZdTimeExportPage>('/api/v2/incremental/ticket_events', {
+      query: { start_time: start, include: 'comment_events' },
+    });
+    const body = res.data ?? {};
+    const all = (Array.isArray(body.ticket_events) ? body.ticket_events : []).filter((e): e is ZdTicketEvent => !!e && typeof e === 'object');
+    const events = all.filter((e) => !(typeof e.id === 'number' && boundary.has(e.id)));
+    const endTime = typeof body.end_time === 'number' && Number.isFinite(body.end_time) ? Math.floor(body.end_time) : start;
+    const last = body.end_of_stream !== false || all.length === 0;
+    // A page made only of `start`'s second that is not the end must still move on.
+    const next = last ? Math.max(start, endTime) : endTime > start ? endTime : start + 1;
+    boundary = new Set(all.filter((e) => typeof e.id === 'number' && eventSecond(e) === next).map((e) => e.id));
+    yield { events, next, last };
+    if (last) return;
+    start = next;
+  }
+}
+
+/** Ids of the soft-deleted tickets (`/api/v2/deleted_tickets`, cursor pagination, 100 a call). */
+export async function deletedTicketIds(ctx: AdapterContext, pageSize: number): Promise<Set<number>> {
+  const ids = new Set<number>();
+  for await (const page of cursorPages<ZdDeletedTicket>(ctx, '/api/v2/deleted_tickets', 'deleted_tickets', { pageSize })) {
+    for (const t of page.items) if (t && typeof t.id === 'number') ids.add(t.id);
+  }
+  return ids;
 }
 
 /** Roles of sideloaded users (`include=users`). */

@@ -1,15 +1,16 @@
 /**
  * Zendesk syncers, in dependency order: accounts (organizations), teams (groups), users and contacts,
- * tags, tickets, then comments with their attachments. Each yields one batch per provider page.
+ * tags, tickets, then comments with their attachments (from the ticket event export). Each yields one
+ * batch per provider page.
  */
-import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
-import { cursorPages, exportPages, exportStartTime, isNotFound, rolesFromSideload, type ResolvedOptions } from './api';
+import type { ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import { cursorPages, deletedTicketIds, exportPages, exportStartTime, lookupRoles, rolesFromSideload, ticketEventPages, type ResolvedOptions } from './api';
 import { unifyComment } from './comment.mapper';
 import { unifyGroup } from './group.mapper';
 import { unifyOrganization } from './organization.mapper';
 import { unifyTag } from './tag.mapper';
 import { unifyTicket } from './ticket.mapper';
-import type { ZdComment, ZdGroup, ZdMetricSet, ZdOrganization, ZdRole, ZdTag, ZdTicket, ZdUser } from './types';
+import type { ZdComment, ZdGroup, ZdMetricSet, ZdOrganization, ZdRole, ZdTag, ZdTicket, ZdTicketChildEvent, ZdUser } from './types';
 import { unifyUser } from './user.mapper';
 
 /** A full listing with cursor pagination (`page[size]`, `page[after]`); `resume` is the after-cursor. */
@@ -82,27 +83,24 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
-/** Every comment of one ticket (cursor pagination, authors sideloaded); empty when the ticket is gone. */
-async function ticketComments(ctx: AdapterContext, ticketId: number, pageSize: number): Promise<{ comments: ZdComment[]; roles: Map<number, ZdRole> }> {
-  const comments: ZdComment[] = [];
-  const roles = new Map<number, ZdRole>();
-  try {
-    for await (const page of cursorPages<ZdComment>(ctx, `/api/v2/tickets/${ticketId}/comments`, 'comments', { pageSize, query: { include: 'users' } })) {
-      comments.push(...page.items);
-      rolesFromSideload(page.body, roles);
-    }
-  } catch (err) {
-    // Deleted (or archived out of reach) between the export and this call: its comments go with it.
-    if (isNotFound(err)) return { comments: [], roles };
-    throw err;
-  }
-  return { comments, roles };
+/** Comment child events (`include=comment_events`) carry the comment itself; voice comments too. */
+function commentOf(child: ZdTicketChildEvent): ZdComment | undefined {
+  const kind = child.event_type ?? child.type;
+  if ((kind !== 'Comment' && kind !== 'VoiceComment') || typeof child.id !== 'number') return undefined;
+  // Without the sideload a comment is only `comment_present` / `comment_public`: nothing to map.
+  if (child.body === undefined && child.html_body === undefined && child.plain_body === undefined) return undefined;
+  return child as ZdComment;
 }
 
+/** Roles kept across the pages of a run, up to this many authors (then the cache starts again). */
+const ROLE_CACHE_LIMIT = 50_000;
+
 /**
- * Comments and attachments of the tickets changed since `since` (all tickets on a full run): the
- * ticket export gives the changed tickets page by page, then each ticket's comments are listed with
- * cursor pagination — concurrently, bounded by the connection's client.
+ * Comments and attachments from the Incremental Ticket Event Export with the `comment_events`
+ * sideload: one call per 1000 ticket events (each comment is one), from `start_time` 0 on a full run,
+ * else from `since`. The export has no user sideload, so authors' roles come from
+ * `/api/v2/users/show_many` (100 a call) for the authors not met before in the run. Comments of
+ * soft-deleted tickets (`/api/v2/deleted_tickets`, read once per run) are left out.
  */
 function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
   return {
@@ -111,23 +109,31 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const pages = exportPages<ZdTicket>(ctx, 'tickets', {
-        startTime: exportStartTime(opts.since, o.exportLagSeconds),
-        cursor: opts.resume,
-        perPage: o.commentTicketsPerBatch,
-        query: { exclude_deleted: true },
-      });
-      for await (const page of pages) {
-        const tickets = [...new Set(page.items.filter((t) => t && t.status !== 'deleted').map((t) => t.id))];
-        const perTicket = await Promise.all(tickets.map((id) => ticketComments(ctx, id, o.listPageSize)));
-        const records: UnifiedRecord[] = [];
-        perTicket.forEach(({ comments, roles }, i) => {
-          for (const c of comments) {
-            const u = unifyComment(c, tickets[i]!, ctx.ids, { roleOf: (id) => roles.get(id) });
-            records.push(u.comment, ...u.attachments);
+      const resume = opts.resume !== undefined && /^\d{1,12}$/.test(opts.resume) ? Number(opts.resume) : undefined;
+      const startTime = resume ?? exportStartTime(opts.since, o.exportLagSeconds);
+      const deleted = await deletedTicketIds(ctx, o.listPageSize);
+      // Authors looked up in this run (found or not), so each is asked for once.
+      let roles = new Map<number, ZdRole>();
+      let asked = new Set<number>();
+      for await (const page of ticketEventPages(ctx, { startTime })) {
+        const found: Array<{ ticketId: number; comment: ZdComment; at: string | null | undefined }> = [];
+        for (const event of page.events) {
+          if (typeof event.ticket_id !== 'number' || deleted.has(event.ticket_id) || !Array.isArray(event.child_events)) continue;
+          for (const child of event.child_events) {
+            const comment = child && typeof child === 'object' ? commentOf(child) : undefined;
+            if (comment) found.push({ ticketId: event.ticket_id, comment, at: event.created_at });
           }
-        });
-        yield { records, resume: page.after };
+        }
+        if (asked.size > ROLE_CACHE_LIMIT) [roles, asked] = [new Map(), new Set()];
+        const authors = found.map((f) => f.comment.author_id).filter((id): id is number => typeof id === 'number' && !asked.has(id));
+        await lookupRoles(ctx, authors, roles);
+        for (const id of authors) asked.add(id);
+        const records: UnifiedRecord[] = [];
+        for (const { ticketId, comment, at } of found) {
+          const u = unifyComment(comment, ticketId, ctx.ids, { roleOf: (id) => roles.get(id), createdAt: at });
+          records.push(u.comment, ...u.attachments);
+        }
+        yield { records, resume: String(page.next) };
       }
     },
   };

@@ -72,6 +72,46 @@ export interface ZdAudit {
   [k: string]: unknown;
 }
 
+/**
+ * A child event of a ticket event (Incremental Ticket Event Export). With `include=comment_events`
+ * a comment is a child with `event_type: "Comment"` and the comment's own fields (see ZdComment);
+ * field changes are `Create` / `Change` children.
+ */
+export interface ZdTicketChildEvent {
+  id?: ZdId;
+  event_type?: string;
+  type?: string;
+  [k: string]: unknown;
+}
+
+/** One ticket update (audit) in the Incremental Ticket Event Export. */
+export interface ZdTicketEvent {
+  id: ZdId;
+  ticket_id: ZdId;
+  /** Unix seconds. */
+  timestamp?: number | null;
+  created_at?: string | null;
+  updater_id?: ZdId | null;
+  event_type?: string;
+  child_events?: ZdTicketChildEvent[] | null;
+  [k: string]: unknown;
+}
+
+/** Time-based incremental export page. */
+export interface ZdTimeExportPage {
+  next_page?: string | null;
+  count?: number;
+  end_of_stream?: boolean;
+  /** Unix seconds: the `start_time` of the next page. */
+  end_time?: number | null;
+}
+
+/** An element of GET /api/v2/deleted_tickets. */
+export interface ZdDeletedTicket {
+  id: ZdId;
+  [k: string]: unknown;
+}
+
 export type ZdRole = 'end-user' | 'agent' | 'admin' | string;
 
 export interface ZdUser {

@@ -303,10 +303,69 @@ describe('zendesk adapter: writes', () => {
   });
 });
 
+describe('zendesk adapter: comment sync over many export pages', () => {
+  let sim: ZendeskSimulator;
+  let ctx: AdapterContext;
+  const adapter = createZendeskAdapter({ exportLagSeconds: 0 });
+  const comments = adapter.syncers.find((s) => s.key === 'ticketing.comment')!;
+  const TICKETS = 3000;
+
+  beforeAll(async () => {
+    sim = await startZendeskSimulator();
+    ctx = context(sim, adapter, undefined, 'conn-events');
+    sim.seedTickets(TICKETS, { commentsPerTicket: 3, spacingMs: 500 });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('reads every comment with one export call per 1000 comments, not per ticket', async () => {
+    sim.clearRequests();
+    const batches = await collect(comments, ctx);
+    const records = recordsOf(batches, 'ticketing.comment');
+    expect(new Set(records.map((r) => r.remoteId)).size).toBe(TICKETS * 3);
+    // Events of a page's last second come again at the start of the next page: left out there.
+    expect(records).toHaveLength(TICKETS * 3);
+    const calls = sim.requests.map((r) => r.path);
+    const exportCalls = calls.filter((p) => p === '/api/v2/incremental/ticket_events');
+    expect(exportCalls.length).toBe(batches.length);
+    expect(exportCalls.length).toBeGreaterThanOrEqual(Math.ceil((TICKETS * 3) / 1000));
+    expect(exportCalls.length).toBeLessThanOrEqual(Math.ceil((TICKETS * 3) / 1000) + 1);
+    // Authors' roles: one lookup for the few authors of the whole run; nothing per ticket or comment.
+    expect(calls.filter((p) => p === '/api/v2/users/show_many')).toHaveLength(1);
+    expect(calls.filter((p) => p !== '/api/v2/incremental/ticket_events' && p !== '/api/v2/users/show_many')).toEqual(['/api/v2/deleted_tickets']);
+    expect(calls.some((p) => /\/tickets\/\d+\/comments/.test(p))).toBe(false);
+
+    const ticket = [...sim.state.tickets.values()][1234]!;
+    for (const c of ticket.comments) {
+      const r = records.find((x) => x.remoteId === String(c.id))!;
+      expect(r.data).toMatchObject({ body: c.body, is_private: !c.public, ticket_id: ids('ticketing.ticket', ticket.id) });
+      expect(r.data.creator_type).toBe(sim.state.users.get(c.author_id)!.role === 'end-user' ? 'CONTACT' : 'USER');
+      expect(r.remoteCreatedAt?.getTime()).toBe(Math.floor(c.created_at / 1000) * 1000);
+    }
+  });
+
+  it('resumes a crashed run at the next start_time', async () => {
+    const it1 = comments.run(ctx, {})[Symbol.asyncIterator]();
+    const first = (await it1.next()).value as SyncBatch;
+    await it1.return?.();
+    expect(first.resume).toMatch(/^\d+$/);
+    sim.clearRequests();
+    const rest = await collect(comments, ctx, { resume: first.resume! });
+    expect(sim.requests.find((r) => r.path === '/api/v2/incremental/ticket_events')!.query.start_time).toBe(first.resume);
+    const seen = new Set([...first.records, ...recordsOf(rest)].filter((r) => r.objectType === 'ticketing.comment').map((r) => r.remoteId));
+    expect(seen.size).toBe(TICKETS * 3);
+  });
+
+  it('keeps every request and response within the Zendesk spec', () => {
+    expectNoSpecViolations(sim);
+  });
+});
+
 describe('zendesk adapter: sync', () => {
   let sim: ZendeskSimulator;
   let ctx: AdapterContext;
-  const adapter = createZendeskAdapter({ listPageSize: 2, exportPageSize: 100, commentTicketsPerBatch: 40, exportLagSeconds: 0 });
+  const adapter = createZendeskAdapter({ listPageSize: 2, exportPageSize: 100, exportLagSeconds: 0 });
   const syncer = (key: string) => adapter.syncers.find((s) => s.key === key)!;
   let seeded: number[];
 
@@ -356,10 +415,15 @@ describe('zendesk adapter: sync', () => {
     // Requesters are end-users (sideloaded roles), so they are contacts.
     expect(unified.data.contact_id).toBe(ids('ticketing.contact', sample.requester_id));
 
+    sim.clearRequests();
     const comments = await collect(syncer('ticketing.comment'), ctx);
-    expect(comments.length).toBe(Math.ceil(230 / 40));
+    // 460 comments, one ticket event each: one page of the ticket event export, whatever the ticket count.
+    expect(comments.length).toBe(1);
+    expect(sim.requests.map((r) => r.path)).toEqual(['/api/v2/deleted_tickets', '/api/v2/incremental/ticket_events', '/api/v2/users/show_many']);
+    expect(sim.requests[1]!.query).toEqual({ start_time: '0', include: 'comment_events' });
     const commentRecords = recordsOf(comments, 'ticketing.comment');
     expect(commentRecords).toHaveLength(460);
+    expect(new Set(commentRecords.map((r) => r.remoteId)).size).toBe(460);
     const first = sample.comments[0]!;
     const c = commentRecords.find((r) => r.remoteId === String(first.id))!;
     expect(c.parent).toEqual({ objectType: 'ticketing.ticket', remoteId: String(sample.id) });
@@ -398,20 +462,62 @@ describe('zendesk adapter: sync', () => {
     const exportCall = sim.requests.find((r) => r.path.includes('/incremental/tickets/cursor'))!;
     expect(Number(exportCall.query.start_time)).toBe(Math.floor(since.getTime() / 1000));
 
-    const comments = recordsOf(await collect(syncer('ticketing.comment'), ctx, { since }), 'ticketing.comment');
-    expect(new Set(comments.map((c) => c.parent!.remoteId))).toEqual(new Set([String(changed), String(commented)]));
-    const fresh = comments.find((c) => c.data.body === 'New remote comment')!;
-    expect(fresh.data).toMatchObject({ is_private: true, creator_type: 'USER' });
+    // Only the new comment: a field change or a deletion carries none, older comments are not read again.
+    sim.clearRequests();
+    const commentBatches = await collect(syncer('ticketing.comment'), ctx, { since });
+    const comments = recordsOf(commentBatches, 'ticketing.comment');
+    expect(comments.map((c) => c.data.body)).toEqual(['New remote comment']);
+    expect(comments[0]!.parent).toEqual({ objectType: 'ticketing.ticket', remoteId: String(commented) });
+    expect(comments[0]!.data).toMatchObject({ is_private: true, creator_type: 'USER', user_id: ids('ticketing.user', sim.state.findUserByEmail('sam@example.com')!.id) });
+    const eventCall = sim.requests.find((r) => r.path === '/api/v2/incremental/ticket_events')!;
+    expect(Number(eventCall.query.start_time)).toBe(Math.floor(since.getTime() / 1000));
+    expect(Number(commentBatches.at(-1)!.resume)).toBeGreaterThanOrEqual(Math.floor(since.getTime() / 1000));
+
+    // A full run leaves out the comments of the deleted ticket.
+    const all = recordsOf(await collect(syncer('ticketing.comment'), ctx), 'ticketing.comment');
+    expect(all).toHaveLength(460 - 2 + 1);
+    expect(all.some((c) => c.parent!.remoteId === String(deleted))).toBe(false);
 
     const users = recordsOf(await collect(syncer('ticketing.user'), ctx, { since }));
     expect(users.map((u) => u.remoteId)).toEqual([String(newbie.id)]);
     expect(users[0]!.objectType).toBe('ticketing.contact');
   });
 
+  it('brings attachments with their comments', async () => {
+    const since = new Date(Date.now() - 1000);
+    const ops = adapter.ticketing!;
+    const created = await ops.createTicket(ctx, { name: 'Files', description: ['see below'] });
+    const casey = sim.state.findUserByEmail('casey@acme.example')!;
+    const written = await ops.createComment(ctx, {
+      ticket_id: created.record.remoteId,
+      body: 'Screenshot attached',
+      contact_id: String(casey.id),
+      files: [{ fileName: 'screen.png', contentType: 'image/png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }],
+    });
+    const batches = await collect(syncer('ticketing.comment'), ctx, { since });
+    const comment = recordsOf(batches, 'ticketing.comment').find((r) => r.remoteId === written.record.remoteId)!;
+    expect(comment.data).toMatchObject({ body: 'Screenshot attached', creator_type: 'CONTACT', contact_id: ids('ticketing.contact', casey.id), is_private: false });
+    const attachments = recordsOf(batches, 'ticketing.attachment');
+    expect(attachments).toHaveLength(1);
+    expect(attachments[0]!.data).toMatchObject({
+      file_name: 'screen.png',
+      file_url: expect.stringContaining('/attachments/token/'),
+      uploader: ids('ticketing.contact', casey.id),
+      comment_id: ids('ticketing.comment', written.record.remoteId),
+      ticket_id: ids('ticketing.ticket', created.record.remoteId),
+    });
+    expect(comment.data.attachments).toEqual([ids('ticketing.attachment', attachments[0]!.remoteId)]);
+    // Synced exactly as written.
+    expect(comment.data).toEqual(written.record.data);
+    expect(await (await fetch(String(attachments[0]!.data.file_url))).arrayBuffer()).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]).buffer);
+  });
+
   it('rides out a rate limit during sync', async () => {
     sim.faults.add({ path: '/api/v2/incremental/tickets/cursor', status: 429, retryAfterSeconds: 0 });
     const tickets = recordsOf(await collect(syncer('ticketing.ticket'), ctx));
-    expect(tickets).toHaveLength(230);
+    expect(tickets).toHaveLength(230 + 1);
+    sim.faults.add({ path: '/api/v2/incremental/ticket_events', status: 429, retryAfterSeconds: 0 });
+    expect(recordsOf(await collect(syncer('ticketing.comment'), ctx), 'ticketing.comment').length).toBeGreaterThan(400);
   });
 
   it('keeps every request and response within the Zendesk spec', () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   // A minute apart: the tickets span days, so the incremental overlap window holds only a few.
   sim.seedTickets(TICKETS, { commentsPerTicket: 2, spacingMs: 60_000 });
   // Small pages: the export and the lists are read across many pages.
-  const adapter = createZendeskAdapter({ exportPageSize: 250, listPageSize: 2, commentTicketsPerBatch: 200 });
+  const adapter = createZendeskAdapter({ exportPageSize: 250, listPageSize: 2 });
   server = await startTestServer({ providers: new ProviderRegistry([adapter]) });
   const cred = sim.credentials[0]!;
   const startedAt = Date.now();
@@ -54,11 +54,21 @@ describe('Zendesk sync at scale', () => {
     expect(new Set(ticketIds).size).toBe(TICKETS);
     const exportCalls = sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets/cursor'));
     expect(exportCalls.length).toBeGreaterThanOrEqual(TICKETS / 250);
+    // Comments come from the ticket event export, 1000 events (here comments) a call: calls follow
+    // export pages, not tickets — no per-ticket comment listing, one role lookup for the run.
+    const eventCalls = sim.requests.filter((r) => r.path === '/api/v2/incremental/ticket_events');
+    expect(eventCalls.length).toBeGreaterThanOrEqual((TICKETS * 2) / 1000);
+    expect(eventCalls.length).toBeLessThanOrEqual((TICKETS * 2) / 1000 + 1);
+    expect(eventCalls.every((r) => r.query.include === 'comment_events')).toBe(true);
+    expect(sim.requests.filter((r) => /^\/api\/v2\/tickets\/\d+\/comments/.test(r.path))).toHaveLength(0);
+    expect(sim.requests.filter((r) => r.path === '/api/v2/users/show_many')).toHaveLength(1);
+    // The whole first sync of 5,000 tickets and 10,000 comments.
+    expect(sim.requests.length).toBeLessThan(60);
     const rows = await server.sql(`select object_type, count(*)::int as n from unified_objects where connection_id = $1 group by object_type`, [connectionId]);
     const counts = Object.fromEntries(rows.map((r) => [r.object_type, r.n]));
     expect(counts['ticketing.ticket']).toBe(TICKETS);
     // Every seeded ticket has its opening comment plus the seeded ones.
-    expect(counts['ticketing.comment']).toBeGreaterThanOrEqual(TICKETS * 2);
+    expect(counts['ticketing.comment']).toBe(TICKETS * 2);
     for (const type of ['ticketing.user', 'ticketing.contact', 'ticketing.account', 'ticketing.team', 'ticketing.tag']) expect(counts[type]).toBeGreaterThan(0);
   });
 
@@ -99,7 +109,17 @@ describe('Zendesk sync at scale', () => {
   it('picks up only the changes in an incremental run', async () => {
     sim.clearRequests();
     for (const id of [1, 2, 3]) sim.updateTicketRemotely(id, { subject: `changed remotely ${id}` });
+    const reply = sim.addCommentRemotely(4, { body: 'A new remote reply' }, sim.state.findUserByEmail('sam@example.com')!.id).comments.at(-1)!;
     const status = await syncAndWait(server, token);
+    const comments = status.streams.find((s) => s.stream === 'ticketing.comment')!;
+    expect(comments.mode).toBe('incremental');
+    // The new comment, plus the few of the overlap window — not the 10,000.
+    expect(comments.records_in_run).toBeGreaterThanOrEqual(1);
+    expect(comments.records_in_run).toBeLessThan(50);
+    expect(sim.requests.filter((r) => r.path === '/api/v2/incremental/ticket_events')).toHaveLength(1);
+    const [ticket4] = (await server.sql(`select id from unified_objects where connection_id = $1 and object_type = 'ticketing.ticket' and remote_id = '4'`, [connectionId])) as Array<{ id: string }>;
+    const listed = await server.call('GET', `/ticketing/comments?ticket_id=${ticket4!.id}`, { headers: headers() });
+    expect(listed.body.data.find((c: { remote_id: string }) => c.remote_id === String(reply.id))).toMatchObject({ body: 'A new remote reply', creator_type: 'USER' });
     const tickets = status.streams.find((s) => s.stream === 'ticketing.ticket')!;
     expect(tickets.mode).toBe('incremental');
     // The three changes, plus the few tickets of the overlap window — not the 5,000.

@@ -1,6 +1,7 @@
 /**
  * Change feed backing the incremental exports: an append-only log of (seq, id, ts)
- * where a record's newest entry supersedes its older ones. Timestamps never decrease
+ * where a record's newest entry supersedes its older ones (or, `appendOnly`, where every entry
+ * stays: the ticket event log). Timestamps never decrease
  * along the log, so both `start_time` (binary search on ts) and cursors (binary search
  * on seq) resolve in O(log n); stale entries are skipped and compacted away.
  */
@@ -18,6 +19,12 @@ export class ChangeFeed {
   private nextSeq = 1;
   private stale = 0;
 
+  /**
+   * `appendOnly`: every entry stays live (a log of events, each with its own id, such as ticket
+   * audits), so no per-id bookkeeping is kept.
+   */
+  constructor(private readonly opts: { appendOnly?: boolean } = {}) {}
+
   /** Timestamp of the newest entry (0 when empty). */
   get lastTs(): number {
     return this.tss.length ? (this.tss[this.tss.length - 1] as number) : 0;
@@ -31,11 +38,12 @@ export class ChangeFeed {
   touch(id: number, ts: number): number {
     const t = Math.max(ts, this.lastTs);
     const seq = this.nextSeq++;
-    if (this.current.has(id)) this.stale++;
-    this.current.set(id, seq);
     this.seqs.push(seq);
     this.ids.push(id);
     this.tss.push(t);
+    if (this.opts.appendOnly) return t;
+    if (this.current.has(id)) this.stale++;
+    this.current.set(id, seq);
     if (this.stale > 1000 && this.stale > this.current.size) this.compact();
     return t;
   }
@@ -87,7 +95,7 @@ export class ChangeFeed {
   }
 
   private live(i: number): boolean {
-    return this.current.get(this.ids[i] as number) === this.seqs[i];
+    return this.opts.appendOnly === true || this.current.get(this.ids[i] as number) === this.seqs[i];
   }
 
   /**

@@ -20,11 +20,14 @@
  *   POST   /api/v2/tickets                       201 {ticket, audit} + Location
  *   PUT    /api/v2/tickets/{id}                  {ticket, audit}; comment, additional_tags/remove_tags, safe_update → 409
  *   DELETE /api/v2/tickets/{id}                  204, soft delete
+ *   GET    /api/v2/deleted_tickets               cursor or offset; sort_by=id|subject|deleted_at, sort_order
  *   POST   /api/v2/tickets/create_many           200 {job_status} (≤100), completes after jobDelayMs
  *   GET    /api/v2/tickets/{id}/comments         cursor; sort=[-]created_at, include=users
  *   GET    /api/v2/job_statuses/{id}, /api/v2/job_statuses/show_many?ids=
  *   GET    /api/v2/incremental/tickets/cursor    start_time | cursor, per_page ≤ 1000, exclude_deleted
  *   GET    /api/v2/incremental/tickets           time-based
+ *   GET    /api/v2/incremental/ticket_events     time-based (start_time → end_time, next_page, end_of_stream), include=comment_events;
+ *                                                 one event per audit with a comment or field change, seeded tickets included
  *   GET    /api/v2/incremental/users/cursor, /api/v2/incremental/users, /api/v2/incremental/organizations
  *   POST   /api/v2/uploads?filename=&token=      201 {upload}; DELETE /api/v2/uploads/{token}
  *   GET    /api/v2/attachments/{id}; content at GET /attachments/token/{token}/?name= (no auth)
@@ -92,8 +95,9 @@ export interface ZendeskSimulatorOptions {
   /** Delay before a create_many job completes. Default 25 ms. */
   jobDelayMs?: number;
   /**
-   * Real Zendesk leaves out changes of the last minute from incremental exports (and rejects
-   * a too-recent start_time). Default 0 so tests see their own writes at once; set 60 to mimic.
+   * Real Zendesk leaves out changes of the last minute from incremental exports, ticket events
+   * included (and rejects a too-recent start_time). Default 0 so tests see their own writes at
+   * once; set 60 to mimic.
    */
   incrementalExportLagSeconds?: number;
   /** Account rate limit (default 700/min). With `enforce`, requests beyond it get 429 + Retry-After. */
@@ -179,7 +183,7 @@ export interface ZendeskSimulator {
    */
   updateTicketRemotely(id: number, patch: TicketInput, actingUserId?: number): TicketRecord;
   addCommentRemotely(id: number, comment: CommentInput, actingUserId?: number): TicketRecord;
-  deleteTicketRemotely(id: number): void;
+  deleteTicketRemotely(id: number, actingUserId?: number): void;
   addUser(input: Partial<UserRecord> & { name: string; email: string }): UserRecord;
   updateUserRemotely(id: number, patch: Partial<UserRecord>): UserRecord;
   addOrganization(input: Partial<OrganizationRecord> & { name: string }): OrganizationRecord;
@@ -579,8 +583,8 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
     addCommentRemotely(id, comment, actingUserId) {
       return state.updateTicket(id, { comment }, actingUser(actingUserId), 'web', { allowClosed: true, forceTouch: true }).ticket;
     },
-    deleteTicketRemotely(id) {
-      state.deleteTicket(id);
+    deleteTicketRemotely(id, actingUserId) {
+      state.deleteTicket(id, actingUser(actingUserId), 'web');
     },
     addUser: (input) => state.addUser(input),
     updateUserRemotely: (id, patch) => state.updateUser(id, patch),

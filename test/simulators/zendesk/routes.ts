@@ -271,7 +271,11 @@ export function createRoutes(env: RouteEnv): Route[] {
     return { status: 200, body };
   };
 
-  /** Time-based incremental export (tickets, users, organizations). */
+  /**
+   * Time-based incremental export (tickets, users, organizations, ticket events): up to `per_page`
+   * (1000) items from `start_time` on, never splitting a second across pages; `end_time` (the last
+   * item's second) is the next page's `start_time`, so that second's items come again.
+   */
   const timeExport = (
     ctx: RequestContext,
     feed: ChangeFeed,
@@ -290,7 +294,11 @@ export function createRoutes(env: RouteEnv): Route[] {
       status: 200,
       body: {
         [name]: items,
-        next_page: withQuery(abs(`/api/v2/incremental/${name}.json`), {}, { per_page: q1(ctx.query, 'per_page'), start_time: String(endTime) }),
+        next_page: withQuery(abs(`/api/v2/incremental/${name}.json`), {}, {
+          include: q1(ctx.query, 'include'),
+          per_page: q1(ctx.query, 'per_page'),
+          start_time: String(endTime),
+        }),
         count: items.length,
         end_of_stream: !more,
         end_time: endTime,
@@ -411,8 +419,30 @@ export function createRoutes(env: RouteEnv): Route[] {
       return { status: 200, body: { ticket: ser.ticket(ticket), audit: ser.audit(audit) } };
     }),
     route('DELETE', '/api/v2/tickets/:id', (ctx) => {
-      wrapWrite(() => state.deleteTicket(intParam(ctx.params.id)));
+      wrapWrite(() => state.deleteTicket(intParam(ctx.params.id), ctx.user));
       return { status: 204 };
+    }),
+    // Soft-deleted tickets, oldest created first (sort_by id|subject|deleted_at, sort_order asc|desc).
+    route('GET', '/api/v2/deleted_tickets', (ctx) => {
+      const sortBy = q1(ctx.query, 'sort_by') ?? 'id';
+      const keyOf: Record<string, (t: TicketRecord) => [number | string, number]> = {
+        id: (t) => [t.id, t.id],
+        subject: (t) => [t.subject, t.id],
+        deleted_at: (t) => [t.deleted_at ?? t.updated_at, t.id],
+      };
+      const key = keyOf[sortBy];
+      if (!key) throw new HttpError(400, { error: 'InvalidPaginationParameter', description: 'sort_by must be one of id, subject, deleted_at' });
+      const descending = q1(ctx.query, 'sort_order') === 'desc';
+      const items = [...state.tickets.values()].filter((t) => t.deleted);
+      items.sort((a, b) => {
+        const ka = key(a);
+        const kb = key(b);
+        const c = ka[0] < kb[0] ? -1 : ka[0] > kb[0] ? 1 : ka[1] - kb[1];
+        return descending ? -c : c;
+      });
+      const sort = `${descending ? '-' : ''}${sortBy}`;
+      const { page, members } = paginate({ items, key, descending, sort, query: ctx.query, baseUrl: abs('/api/v2/deleted_tickets.json') });
+      return { status: 200, body: { deleted_tickets: page.map((t) => ser.deletedTicket(t)), ...members } };
     }),
     route('GET', '/api/v2/tickets/:id/comments', (ctx) => {
       const t = liveTicket(intParam(ctx.params.id));
@@ -459,6 +489,23 @@ export function createRoutes(env: RouteEnv): Route[] {
     route('GET', '/api/v2/incremental/tickets', (ctx) => timeExport(ctx, state.ticketFeed, 'tickets', renderExportTicket(q1(ctx.query, 'exclude_deleted') === 'true')), {
       adminOnly: true,
     }),
+    // Ticket events (audits with a comment or field change), time-based only; the only sideload is
+    // comment_events (the comment itself as a child event).
+    route(
+      'GET',
+      '/api/v2/incremental/ticket_events',
+      (ctx) => {
+        const comments = (q1(ctx.query, 'include') ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .includes('comment_events');
+        return timeExport(ctx, state.ticketEventFeed, 'ticket_events', (id) => {
+          const a = state.ticketEvents.get(id);
+          return a && ser.ticketEvent(a, { comments });
+        });
+      },
+      { adminOnly: true },
+    ),
     route(
       'GET',
       '/api/v2/incremental/users/cursor',

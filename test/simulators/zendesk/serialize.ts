@@ -32,6 +32,13 @@ function via(channel: string) {
   return channel === 'api' ? API_VIA : { channel, source: { from: {}, to: {}, rel: null } };
 }
 
+/** How the ticket event export names a channel (`via` of an event is text there, not an object). */
+const VIA_NAMES: Record<string, string> = { web: 'Web form', email: 'Mail', api: 'Web service', mobile: 'Mobile', chat: 'Chat' };
+
+function viaName(channel: string): string {
+  return VIA_NAMES[channel] ?? channel.charAt(0).toUpperCase() + channel.slice(1);
+}
+
 function encodedId(id: number): string {
   const s = id.toString(36).toUpperCase().padStart(6, '0');
   return `${s.slice(0, 3)}${'XYZ'[id % 3]}-${s.slice(3)}${(id % 7).toString()}`;
@@ -150,6 +157,72 @@ export class Serializer {
       events: a.events.map((e) =>
         e.type === 'Comment' ? { ...e, attachments: this.attachmentsOf((e.attachments as number[]) ?? []) } : e,
       ),
+    };
+  }
+
+  /**
+   * One event of GET /api/v2/incremental/ticket_events: a ticket audit with its changes as
+   * `child_events`. With the `comment_events` sideload a comment is a full `Comment` child (body,
+   * attachments, ...); without it only `comment_present` / `comment_public` tell of it.
+   */
+  ticketEvent(a: AuditRecord, opts: { comments: boolean }): Record<string, unknown> {
+    const name = viaName(a.channel);
+    const system = { client: 'omniport-zendesk-simulator', ip_address: '127.0.0.1', location: null, latitude: null, longitude: null };
+    return {
+      id: a.id,
+      ticket_id: a.ticket_id,
+      timestamp: Math.floor(a.created_at / 1000),
+      created_at: iso(a.created_at),
+      updater_id: a.author_id,
+      via: name,
+      system,
+      metadata: { system, custom: {} },
+      event_type: 'Audit',
+      child_events: a.events.map((e) => {
+        if (e.type === 'Comment') {
+          if (!opts.comments) return { id: e.id, via: name, via_reference_id: null, comment_present: true, comment_public: e.public, event_type: 'Comment' };
+          return {
+            id: e.id,
+            via: via(a.channel),
+            via_reference_id: null,
+            type: 'Comment',
+            author_id: e.author_id,
+            body: e.body,
+            html_body: e.html_body,
+            plain_body: e.plain_body,
+            public: e.public,
+            attachments: this.attachmentsOf((e.attachments as number[]) ?? []),
+            audit_id: a.id,
+            created_at: iso(a.created_at),
+            event_type: 'Comment',
+          };
+        }
+        // Field events name the field as the key: {"status": "open", "previous_value": "new", "event_type": "Change"}.
+        const field = String(e.field_name);
+        const out: Record<string, unknown> = { id: e.id, via: name, via_reference_id: null, [field]: e.value };
+        if (field === 'tags') {
+          const now = Array.isArray(e.value) ? (e.value as string[]) : [];
+          const before = Array.isArray(e.previous_value) ? (e.previous_value as string[]) : [];
+          out.added_tags = now.filter((x) => !before.includes(x));
+          out.removed_tags = before.filter((x) => !now.includes(x));
+        }
+        if (e.type === 'Change') out.previous_value = e.previous_value;
+        out.event_type = e.type;
+        return out;
+      }),
+    };
+  }
+
+  /** An element of GET /api/v2/deleted_tickets. */
+  deletedTicket(t: TicketRecord): Record<string, unknown> {
+    const actor = t.deleted_by != null ? this.state.users.get(t.deleted_by) : undefined;
+    return {
+      id: t.id,
+      subject: t.subject,
+      description: t.description,
+      actor: actor ? { id: actor.id, name: actor.name } : { id: null, name: 'Zendesk' },
+      deleted_at: iso(t.deleted_at ?? t.updated_at),
+      previous_state: t.status,
     };
   }
 

@@ -163,6 +163,9 @@ export interface TicketRecord {
   comments: CommentRecord[];
   created_at: number;
   updated_at: number;
+  /** When and by whom it was soft-deleted (GET /api/v2/deleted_tickets). */
+  deleted_at?: number | null;
+  deleted_by?: number | null;
 }
 
 export interface AuditEvent {
@@ -178,6 +181,48 @@ export interface AuditRecord {
   created_at: number;
   channel: string;
   events: AuditEvent[];
+}
+
+/** The values a seeded ticket was created with (its creation audit's `Create` events, ids from `firstId`). */
+interface SeededCreation {
+  values: Pick<TicketRecord, 'subject' | 'status' | 'priority' | 'type' | 'requester_id' | 'assignee_id' | 'group_id' | 'organization_id' | 'tags'> & {
+    custom: Array<[number, unknown]>;
+  };
+  firstId: number;
+}
+
+/**
+ * The audit of a seeded ticket (its creation, or one of its later comments): its child events are
+ * built on first read, so that seeding tens of thousands of tickets stays fast.
+ */
+class SeededAudit implements AuditRecord {
+  readonly id: number;
+  readonly ticket_id: number;
+  readonly author_id: number;
+  created_at: number;
+  readonly channel: string;
+  private built: AuditEvent[] | undefined;
+  constructor(
+    private readonly state: ZendeskState,
+    private readonly comment: CommentRecord,
+    private readonly creation: SeededCreation | null,
+  ) {
+    this.id = comment.audit_id;
+    this.ticket_id = comment.ticket_id;
+    this.author_id = comment.author_id;
+    this.created_at = comment.created_at;
+    this.channel = comment.channel;
+  }
+  get events(): AuditEvent[] {
+    if (!this.built) {
+      this.built = [this.state.commentEvent(this.comment)];
+      if (this.creation) this.built.push(...this.state.createEvents(this.creation.values, this.creation.firstId));
+    }
+    return this.built;
+  }
+  set events(v: AuditEvent[]) {
+    this.built = v;
+  }
 }
 
 export interface JobRecord {
@@ -384,6 +429,12 @@ export class ZendeskState {
   /** Tickets by id, in id (= insertion) order; soft-deleted ones stay with `deleted: true`. */
   readonly tickets = new Map<number, TicketRecord>();
   readonly audits = new Map<number, AuditRecord[]>();
+  /**
+   * Every ticket audit with a comment or a field change, by audit id, in time order along
+   * `ticketEventFeed`: what GET /api/v2/incremental/ticket_events lists (seeded tickets included).
+   */
+  readonly ticketEvents = new Map<number, AuditRecord>();
+  readonly ticketEventFeed = new ChangeFeed({ appendOnly: true });
   readonly uploads = new Map<string, UploadRecord>();
   readonly attachments = new Map<number, AttachmentRecord>();
   readonly attachmentsByContentToken = new Map<string, AttachmentRecord>();
@@ -895,6 +946,7 @@ export class ZendeskState {
     this.touchTicket(t, now);
     const audit: AuditRecord = { id: auditId, ticket_id: id, author_id: acting.id, created_at: now, channel, events };
     this.audits.set(id, [audit]);
+    this.logTicketEvent(audit);
     return { ticket: t, audit };
   }
 
@@ -988,23 +1040,70 @@ export class ZendeskState {
       const list = this.audits.get(id) ?? [];
       list.push(audit);
       this.audits.set(id, list);
+      this.logTicketEvent(audit);
     }
     return { ticket: t, audit };
   }
 
-  /** Soft delete (DELETE /api/v2/tickets/{id}). */
-  deleteTicket(id: number): TicketRecord {
+  /**
+   * Soft delete (DELETE /api/v2/tickets/{id}): the ticket leaves the API (404), is listed by
+   * GET /api/v2/deleted_tickets, shows `status: "deleted"` in the ticket exports, and its deletion is
+   * an audit (status → deleted) in the ticket event export; its earlier events stay there.
+   */
+  deleteTicket(id: number, acting?: UserRecord, channel = 'api'): TicketRecord {
     const t = this.liveTicket(id);
+    const now = this.now();
     t.deleted = true;
-    this.touchTicket(t, this.now());
+    t.deleted_at = now;
+    t.deleted_by = acting?.id ?? null;
+    this.touchTicket(t, now);
+    const audit: AuditRecord = {
+      id: this.nextId('event'),
+      ticket_id: id,
+      author_id: acting?.id ?? t.submitter_id,
+      created_at: now,
+      channel,
+      events: [{ id: this.nextId('event'), type: 'Change', field_name: 'status', value: 'deleted', previous_value: t.status }],
+    };
+    const list = this.audits.get(id) ?? [];
+    list.push(audit);
+    this.audits.set(id, list);
+    this.logTicketEvent(audit);
     return t;
   }
+
+  /** Appends an audit to the ticket event log (its time is kept in order along the log). */
+  private logTicketEvent(audit: AuditRecord): void {
+    audit.created_at = this.ticketEventFeed.touch(audit.id, audit.created_at);
+    this.ticketEvents.set(audit.id, audit);
+  }
+
+  /** The `Create` events of a new ticket's audit, one per property set (ids from `firstId` on). */
+  createEvents(v: SeededCreation['values'], firstId: number): AuditEvent[] {
+    let next = firstId;
+    const events: AuditEvent[] = [];
+    const created = (field_name: string, value: unknown) => events.push({ id: next++, type: 'Create', field_name, value });
+    const idText = (x: number | null) => (x === null ? null : String(x));
+    created('subject', v.subject);
+    created('status', v.status);
+    created('priority', v.priority);
+    created('type', v.type);
+    created('requester_id', String(v.requester_id));
+    created('assignee_id', idText(v.assignee_id));
+    created('group_id', idText(v.group_id));
+    created('organization_id', idText(v.organization_id));
+    if (v.tags.length) created('tags', v.tags);
+    for (const [fieldId, value] of v.custom) created(String(fieldId), value);
+    return events;
+  }
+
 
   // -------------------------------------------------------------------------
   // bulk seeding
 
   /**
-   * Creates `n` tickets directly (no validation/audits): deterministic content, timestamps
+   * Creates `n` tickets directly (no validation; each comment is logged as a ticket event, see
+   * `logSeededTicketEvents`): deterministic content, timestamps
    * spread over the past (`spacingMs` apart, default 1 s) ending now, so incremental
    * exports from any `start_time` are meaningful.
    */
@@ -1076,6 +1175,8 @@ export class ZendeskState {
       for (let c = 0; c < commentsPerTicket; c++) {
         const fromAgent = c % 2 === 1 && agents.length > 0;
         const body = c === 0 ? `Hello, I have a problem with ${w}.\n\nTicket ${id}, please help.` : fromAgent ? `Thanks for reaching out (reply ${c}).` : `Any update? (follow-up ${c})`;
+        // Each comment is its own ticket update (audit); the first one is the ticket's creation.
+        const auditId = this.nextId('event');
         const commentId = this.nextId('event');
         t.comments.push({
           id: commentId,
@@ -1086,7 +1187,7 @@ export class ZendeskState {
           plain_body: body,
           public: !(fromAgent && c % 4 === 3),
           attachmentIds: [],
-          audit_id: commentId,
+          audit_id: auditId,
           channel: t.channel,
           created_at: createdAt + c,
         });
@@ -1094,12 +1195,43 @@ export class ZendeskState {
       t.description = t.comments[0]?.plain_body ?? '';
       if (opts.overrides) Object.assign(t, opts.overrides(i), { id });
       this.tickets.set(id, t);
+      this.logSeededTicketEvents(t);
       t.updated_at = this.ticketFeed.touch(id, Math.max(t.updated_at, createdAt + Math.max(0, commentsPerTicket - 1)));
       ids.push(id);
     }
     this.ticketVersion++;
     return ids;
   }
+
+  /**
+   * The ticket events of a seeded ticket: its creation (first comment and the values set) and one
+   * update per later comment, at the comments' times. Child events are built when first read.
+   */
+  private logSeededTicketEvents(t: TicketRecord): void {
+    const comments = t.comments;
+    if (comments.length === 0) return;
+    const tags = t.tags;
+    const custom = [...t.custom_fields.entries()];
+    const creation: SeededCreation = {
+      values: {
+        subject: t.subject,
+        status: t.status,
+        priority: t.priority,
+        type: t.type,
+        requester_id: t.requester_id,
+        assignee_id: t.assignee_id,
+        group_id: t.group_id,
+        organization_id: t.organization_id,
+        tags,
+        custom,
+      },
+      // Reserve the ids of the Create events now, so ids stay in creation order.
+      firstId: this.seq.event + 1,
+    };
+    this.seq.event += 8 + (tags.length ? 1 : 0) + custom.length;
+    for (let k = 0; k < comments.length; k++) this.logTicketEvent(new SeededAudit(this, comments[k]!, k === 0 ? creation : null));
+  }
+
 
   // -------------------------------------------------------------------------
   // jobs

@@ -651,6 +651,167 @@ describe('zendesk simulator: incremental ticket export', () => {
   });
 });
 
+describe('zendesk simulator: incremental ticket event export', () => {
+  let sim: ZendeskSimulator;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    sim = await startZendeskSimulator();
+    api = client(sim);
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  /** Follows next_page until end_of_stream; returns every page's body. */
+  async function allEventPages(first: string) {
+    const pages: Json[] = [];
+    let url = first;
+    for (;;) {
+      const r = await api(url);
+      expect(r.status).toBe(200);
+      pages.push(r.body);
+      if (r.body.end_of_stream) return pages;
+      expect(pages.length).toBeLessThan(1000);
+      url = r.body.next_page;
+    }
+  }
+
+  it('lists seeded tickets as one event per comment at the comments\' times, the first with the creation', async () => {
+    const ids = sim.seedTickets(3, { commentsPerTicket: 3, spacingMs: 5_000 });
+    const r = await api('/api/v2/incremental/ticket_events.json?start_time=0&include=comment_events');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['count', 'end_of_stream', 'end_time', 'next_page', 'ticket_events']);
+    expect(r.body).toMatchObject({ count: 9, end_of_stream: true });
+    const events = r.body.ticket_events as Json[];
+    expect(events.map((e) => e.ticket_id)).toEqual(ids.flatMap((id) => [id, id, id]));
+    expect(r.body.end_time).toBe(events.at(-1)!.timestamp);
+    expect(r.body.next_page).toContain(`start_time=${r.body.end_time}`);
+    expect(r.body.next_page).toContain('include=comment_events');
+
+    const t = sim.state.tickets.get(ids[1]!)!;
+    const mine = events.filter((e) => e.ticket_id === t.id);
+    mine.forEach((e, k) => {
+      const c = t.comments[k]!;
+      expect(e).toMatchObject({
+        id: c.audit_id,
+        timestamp: Math.floor(c.created_at / 1000),
+        created_at: new Date(Math.floor(c.created_at / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+        updater_id: c.author_id,
+        via: t.channel === 'email' ? 'Mail' : 'Web form',
+        event_type: 'Audit',
+      });
+      const comments = (e.child_events as Json[]).filter((x) => x.event_type === 'Comment');
+      expect(comments).toEqual([
+        expect.objectContaining({ id: c.id, type: 'Comment', author_id: c.author_id, body: c.body, html_body: c.html_body, public: c.public, attachments: [], audit_id: c.audit_id }),
+      ]);
+    });
+    // The first event is the ticket's creation: its comment and the values set.
+    const created = Object.fromEntries((mine[0]!.child_events as Json[]).filter((x) => x.event_type === 'Create').flatMap((x) => Object.entries(x).filter(([k]) => !['id', 'via', 'via_reference_id', 'event_type'].includes(k))));
+    expect(created).toMatchObject({ subject: t.subject, status: t.status, requester_id: String(t.requester_id) });
+    expect(mine.slice(1).every((e) => e.child_events.length === 1)).toBe(true);
+
+    // Without the sideload, comments are only flagged.
+    const bare = await api('/api/v2/incremental/ticket_events?start_time=0');
+    const child = (bare.body.ticket_events[0].child_events as Json[]).find((x) => x.event_type === 'Comment')!;
+    expect(child).toMatchObject({ comment_present: true, comment_public: expect.any(Boolean) });
+    expect(child.body).toBeUndefined();
+    expect(bare.body.next_page).not.toContain('include=');
+  });
+
+  it('logs API and remote writes: comments with attachments, field changes, deletions', async () => {
+    const since = Math.floor(Date.now() / 1000);
+    const token = (await api('/api/v2/uploads?filename=log.txt', { method: 'POST', body: 'log', headers: { 'content-type': 'text/plain' } })).body.upload.token;
+    const created = await api('/api/v2/tickets', { method: 'POST', body: { ticket: { subject: 'events', comment: { body: 'opening', uploads: [token] } } } });
+    const id = created.body.ticket.id as number;
+    await api(`/api/v2/tickets/${id}`, { method: 'PUT', body: { ticket: { comment: { body: 'private note', public: false }, priority: 'high' } } });
+    await api(`/api/v2/tickets/${id}`, { method: 'PUT', body: { ticket: { status: 'pending' } } });
+    const sam = sim.state.findUserByEmail('sam@example.com')!;
+    sim.addCommentRemotely(id, { body: 'from the UI' }, sam.id);
+    sim.updateTicketRemotely(id, {}); // no change, no audit
+    sim.deleteTicketRemotely(id);
+
+    const pages = await allEventPages(`/api/v2/incremental/ticket_events?start_time=${since}&include=comment_events`);
+    const events = pages.flatMap((p) => p.ticket_events as Json[]).filter((e) => e.ticket_id === id);
+    expect(events).toHaveLength(5);
+    const comments = events.flatMap((e) => (e.child_events as Json[]).filter((x) => x.event_type === 'Comment'));
+    expect(comments.map((c) => c.body)).toEqual(['opening', 'private note', 'from the UI']);
+    expect(comments[0]!.attachments).toEqual([expect.objectContaining({ file_name: 'log.txt', content_url: expect.stringContaining('/attachments/token/') })]);
+    expect(comments[1]!.public).toBe(false);
+    expect(comments[2]!.author_id).toBe(sam.id);
+    expect(events[2]!.child_events).toEqual([expect.objectContaining({ event_type: 'Change', status: 'pending', previous_value: 'open' })]);
+    expect(events[3]!.via).toBe('Web form');
+    expect(events[4]!.child_events).toEqual([expect.objectContaining({ event_type: 'Change', status: 'deleted' })]);
+    const stamps = pages.flatMap((p) => p.ticket_events as Json[]).map((e) => e.timestamp as number);
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+
+    // The deleted ticket is listed by /deleted_tickets.
+    const deleted = await api('/api/v2/deleted_tickets?page[size]=100');
+    expect(deleted.body.deleted_tickets).toEqual([expect.objectContaining({ id, subject: 'events', previous_state: 'pending', actor: { id: expect.any(Number), name: expect.any(String) } })]);
+  });
+
+  it('pages by end_time: 1000 events a page, time-ordered, the boundary second repeated, to end_of_stream', async () => {
+    const big = await startZendeskSimulator();
+    try {
+      const call = client(big);
+      big.seedTickets(1_500, { commentsPerTicket: 2, spacingMs: 400 });
+      const pages: Json[] = [];
+      let url = '/api/v2/incremental/ticket_events?start_time=0&include=comment_events';
+      for (;;) {
+        const r = await call(url);
+        pages.push(r.body);
+        if (r.body.end_of_stream) break;
+        expect(pages.length).toBeLessThan(100);
+        url = r.body.next_page;
+      }
+      expect(pages.length).toBe(4);
+      for (const p of pages.slice(0, -1)) {
+        expect(p.count).toBe(p.ticket_events.length);
+        expect(p.count).toBeGreaterThanOrEqual(1000);
+        expect(p.end_time).toBe(p.ticket_events.at(-1).timestamp);
+        expect(p.next_page).toContain('include=comment_events');
+      }
+      const all = pages.flatMap((p) => p.ticket_events as Json[]);
+      expect(new Set(all.map((e) => e.id)).size).toBe(3_000);
+      // Only the boundary seconds come twice.
+      expect(all.length - 3_000).toBeLessThanOrEqual(3 * 6);
+      const stamps = all.map((e) => e.timestamp as number);
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+      const comments = all.flatMap((e) => (e.child_events as Json[]).filter((x) => x.event_type === 'Comment'));
+      expect(new Set(comments.map((c) => c.id)).size).toBe(3_000);
+
+      const perPage = await call('/api/v2/incremental/ticket_events?start_time=0&per_page=10');
+      expect(perPage.body.ticket_events.length).toBeGreaterThanOrEqual(10);
+      expect(perPage.body.ticket_events.length).toBeLessThan(20);
+      if (hasSpec) expectNoSpecViolations(big);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('is admin only, needs start_time, and honours the export lag', async () => {
+    const sam = sim.credentials.find((c) => c.email === 'sam@example.com');
+    if (sam) expect((await client(sim, sim.authHeader(sam))('/api/v2/incremental/ticket_events?start_time=0')).status).toBe(403);
+    const lagged = await startZendeskSimulator({ incrementalExportLagSeconds: 60, specFile: null });
+    try {
+      expect((await client(lagged)('/api/v2/incremental/ticket_events')).status).toBe(400);
+      lagged.seedTickets(10, { spacingMs: 20_000 }); // spread over the last 200 s
+      const r = await client(lagged)('/api/v2/incremental/ticket_events?start_time=0');
+      expect(r.body.ticket_events.length).toBeGreaterThanOrEqual(6);
+      expect(r.body.ticket_events.length).toBeLessThanOrEqual(8);
+      expect(r.body.end_of_stream).toBe(true);
+      const tooRecent = await client(lagged)(`/api/v2/incremental/ticket_events?start_time=${Math.floor(Date.now() / 1000) - 10}`);
+      expect(tooRecent.status).toBe(422);
+    } finally {
+      await lagged.close();
+    }
+  });
+
+  it('keeps every request and response within the Zendesk spec (known deviations aside)', () => {
+    if (!hasSpec) return;
+    expectNoSpecViolations(sim);
+  });
+});
+
 describe('zendesk simulator: scale', () => {
   it('seeds 50,000 tickets quickly and syncs 5,000 over 100-ticket pages fast', async () => {
     const sim = await startZendeskSimulator();
@@ -678,6 +839,12 @@ describe('zendesk simulator: scale', () => {
       t0 = performance.now();
       const exp = await api('/api/v2/incremental/tickets/cursor?start_time=0');
       expect(exp.body.tickets).toHaveLength(1000);
+      expect(performance.now() - t0).toBeLessThan(2_000);
+      // so does the ticket event export, with the comments
+      t0 = performance.now();
+      const events = await api('/api/v2/incremental/ticket_events?start_time=0&include=comment_events');
+      expect(events.body.ticket_events.length).toBeGreaterThanOrEqual(1000);
+      expect(events.body.end_of_stream).toBe(false);
       expect(performance.now() - t0).toBeLessThan(2_000);
       expectNoSpecViolations(sim);
     } finally {
