@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Integration tests mostly wait (provider retries, sync polling), so more files than cores run at once.
+    maxWorkers: Number(process.env.OMNIPORT_TEST_WORKERS ?? 6),
   },
 });
