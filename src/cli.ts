@@ -129,6 +129,100 @@ keyCmd
     );
   });
 
+/** Reads the whole standard input (a secret piped in, so it stays out of the shell history and `ps`). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+const list = (value: string) => value.split(/[\s,]+/).filter(Boolean);
+const callbackHint = () => {
+  const base = loadConfig().publicUrl;
+  return base ? `${base.replace(/\/+$/, '')}/connect/oauth/callback` : '<OMNIPORT_PUBLIC_URL>/connect/oauth/callback';
+};
+
+const oauthAppCmd = program.command('oauth-app').description('Manage the OAuth 2.0 apps (client id and secret per provider) of a project');
+oauthAppCmd
+  .command('set <provider>')
+  .description('Set the OAuth app of a provider (the secret is stored encrypted and never printed)')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .requiredOption('--client-id <id>', 'OAuth client id')
+  .option('--client-secret <secret>', 'OAuth client secret (prefer --client-secret-stdin)')
+  .option('--client-secret-stdin', 'read the client secret from standard input')
+  .option('--scopes <scopes>', 'scopes to request, comma or space separated (default: the provider’s)')
+  .option('--authorize-url <url>', 'override of the provider’s authorization endpoint')
+  .option('--token-url <url>', 'override of the provider’s token endpoint')
+  .option('--json', 'print JSON')
+  .action(
+    async (
+      provider: string,
+      opts: { project: string; clientId: string; clientSecret?: string; clientSecretStdin?: boolean; scopes?: string; authorizeUrl?: string; tokenUrl?: string; json?: boolean },
+    ) => {
+      const secret = opts.clientSecretStdin ? await readStdin() : opts.clientSecret;
+      const view = await withServices(async (s) => {
+        const project = await s.projects.resolveProject(opts.project);
+        return s.oauthApps.set(project.id, provider, {
+          client_id: opts.clientId,
+          client_secret: secret || undefined,
+          scopes: opts.scopes === undefined ? undefined : list(opts.scopes),
+          authorize_url: opts.authorizeUrl,
+          token_url: opts.tokenUrl,
+        });
+      });
+      const out = {
+        provider: view.row.provider,
+        id_project: view.row.projectId,
+        client_id: view.row.clientId,
+        scopes: view.row.scopes ?? view.manifest.oauth?.scopes ?? [],
+        authorize_url: view.row.authorizeUrl,
+        token_url: view.row.tokenUrl,
+        redirect_uri: callbackHint(),
+      };
+      print(Boolean(opts.json), out, `OAuth app for ${out.provider} saved (client ${out.client_id}); register ${out.redirect_uri} as its redirect URI`);
+    },
+  );
+oauthAppCmd
+  .command('list')
+  .description('List the OAuth apps of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; json?: boolean }) => {
+    const views = await withServices(async (s) => s.oauthApps.list((await s.projects.resolveProject(opts.project)).id));
+    const rows = views.map((v) => ({ provider: v.row.provider, client_id: v.row.clientId, scopes: v.row.scopes ?? v.manifest.oauth?.scopes ?? [] }));
+    if (opts.json) console.log(JSON.stringify(rows, null, 2));
+    else console.log(rows.map((r) => `${r.provider}\t${r.client_id}\t${r.scopes.join(' ')}`).join('\n') || 'no OAuth apps');
+  });
+oauthAppCmd
+  .command('delete <provider>')
+  .description('Delete the OAuth app of a provider')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (provider: string, opts: { project: string }) => {
+    await withServices(async (s) => s.oauthApps.delete((await s.projects.resolveProject(opts.project)).id, provider));
+    console.log(`OAuth app for ${provider} deleted`);
+  });
+
+program
+  .command('connect-settings')
+  .description('Show or change the hosted connect page settings of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--providers <names>', 'providers offered, comma separated, or "all"')
+  .option('--allow-redirect <url...>', 'URLs the connect page may send users back to (replaces the list)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; providers?: string; allowRedirect?: string[]; json?: boolean }) => {
+    const settings = await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      if (opts.providers === undefined && opts.allowRedirect === undefined) return s.connectSettings.get(project.id);
+      const ctx = { projectId: project.id, userId: '', apiKeyId: '' };
+      return s.connectSettings.update(ctx, {
+        enabled_providers: opts.providers === undefined ? undefined : opts.providers === 'all' ? null : list(opts.providers),
+        allowed_redirect_urls: opts.allowRedirect,
+      });
+    });
+    const out = { enabled_providers: settings.enabledProviders, allowed_redirect_urls: settings.allowedRedirectUrls };
+    print(Boolean(opts.json), out, `providers: ${out.enabled_providers?.join(', ') ?? 'all'}\nredirect URLs: ${out.allowed_redirect_urls.join(' ') || 'none'}`);
+  });
+
 export async function main(argv: string[]) {
   try {
     await program.parseAsync(argv);

@@ -14,6 +14,8 @@ const envSchema = z.object({
   OMNIPORT_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   OMNIPORT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   OMNIPORT_WORKER: z.enum(['true', 'false']).default('true'),
+  OMNIPORT_MAGIC_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 7),
+  OMNIPORT_OAUTH_FLOW_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -32,6 +34,10 @@ export interface Config {
   /** `omniport start` also runs jobs (sync) in the same process. */
   runWorker: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
+  magicLinkTtlHours: number;
+  /** How long an OAuth authorization started on the connect page may take (its `state` expires then). */
+  oauthFlowTtlMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.OMNIPORT_ALLOW_PRIVATE_URLS === 'true',
     runWorker: e.OMNIPORT_WORKER === 'true',
     logLevel: e.LOG_LEVEL,
+    magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
+    oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };
 }

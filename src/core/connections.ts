@@ -6,7 +6,22 @@ import type { ProviderRegistry } from '../providers/registry';
 import { ProviderError } from '../providers/http-client';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo, LinkedUserRow } from '../store/control-plane.repo';
+import type { ConnectRepo } from '../store/connect.repo';
+import type { ProviderManifest } from '../providers/manifest';
 import type { PageRequest } from '../store/pagination';
+
+/** How a connection was made, recorded in its events. */
+export type ConnectionOrigin = 'api' | 'connect_oauth' | 'connect_form';
+
+export interface AuthorizedConnectionInput {
+  projectId: string;
+  linkedUser: LinkedUserRow;
+  provider: string;
+  /** Already checked: OAuth tokens, or form fields that passed the provider's credentials schema. */
+  credentials: Record<string, string>;
+  baseUrl: string;
+  via: ConnectionOrigin;
+}
 
 export interface ConnectionInput {
   provider: string;
@@ -29,12 +44,30 @@ export class ConnectionService {
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
     private readonly contexts: ProviderContexts,
+    private readonly connect: ConnectRepo,
   ) {}
 
-  /** Called after a connection is created (the first sync is queued there, never run in the request). */
+  /**
+   * Called after a connection is created or re-authorised (the first sync is queued there, never run in
+   * the request).
+   */
   readonly afterCreate: ((row: ConnectionRow) => Promise<void>)[] = [];
 
   async create(ctx: AccessContext, input: ConnectionInput): Promise<ConnectionView> {
+    const { manifest, credentials, baseUrl } = this.checkInput(input);
+    await this.verify(input.provider, baseUrl, credentials);
+    const linkedUser = await this.linkedUsers.ensure(ctx, { linked_user_origin_id: input.linked_user_origin_id });
+    const row = await this.insert(ctx.projectId, linkedUser, manifest, credentials, baseUrl, 'api');
+    for (const hook of this.afterCreate) await hook(row);
+    return { row, connectionToken: this.box.decrypt(row.tokenEncrypted), linkedUser };
+  }
+
+  /** The provider, its credentials checked against its schema, and the base URL (trailing slashes removed). */
+  checkInput(input: { provider: string; credentials: Record<string, unknown>; base_url?: string }): {
+    manifest: ProviderManifest;
+    credentials: Record<string, string>;
+    baseUrl: string;
+  } {
     const manifest = this.providers.get(input.provider);
     if (!manifest) {
       const known = this.providers.names();
@@ -54,21 +87,78 @@ export class ConnectionService {
     if (!baseUrl) {
       throw new AppError('validation_failed', `${manifest.name} needs base_url (the address of the account)`, { field: 'base_url' });
     }
-    await this.verify(input.provider, baseUrl.replace(/\/+$/, ''), credentials.data);
-    const linkedUser = await this.linkedUsers.ensure(ctx, { linked_user_origin_id: input.linked_user_origin_id });
-    const token = newConnectionToken();
-    const row = await this.repo.insertConnection({
-      projectId: ctx.projectId,
-      linkedUserId: linkedUser.id,
-      provider: manifest.name,
-      vertical: manifest.vertical,
-      tokenHash: sha256Hex(token),
-      tokenEncrypted: this.box.encrypt(token),
-      credentialsEncrypted: this.box.encryptJson(credentials.data),
-      baseUrl: baseUrl.replace(/\/+$/, ''),
-    });
+    return { manifest, credentials: credentials.data, baseUrl: baseUrl.replace(/\/+$/, '') };
+  }
+
+  /**
+   * A connection made on the hosted connect page (OAuth tokens, or credentials typed in the form), for the
+   * magic link's linked user. The credentials are checked against the provider first. A linked user who
+   * connects the same provider and account address again re-authorises the connection they have (same
+   * id and token, status back to valid) instead of getting a second one.
+   */
+  async connectAuthorized(input: AuthorizedConnectionInput): Promise<ConnectionView & { reauthorized: boolean }> {
+    const manifest = this.providers.get(input.provider);
+    if (!manifest) throw new AppError('unprocessable', `provider ${input.provider} is no longer available`);
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    await this.verify(input.provider, baseUrl, input.credentials);
+    const existing = await this.connect.findConnectionOf(input.projectId, input.linkedUser.id, manifest.name, baseUrl);
+    let row: ConnectionRow;
+    if (existing) {
+      row = await this.connect.transaction(async (tx) => {
+        const updated = (await tx.updateConnection(existing.id, { credentialsEncrypted: this.box.encryptJson(input.credentials), status: 'valid' }))!;
+        await tx.insertEvent(updated.projectId, {
+          type: 'connection.reauthorized',
+          payload: this.eventPayload(updated, this.box.decrypt(updated.tokenEncrypted), input.linkedUser, input.via),
+        });
+        return updated;
+      });
+    } else {
+      row = await this.insert(input.projectId, input.linkedUser, manifest, input.credentials, baseUrl, input.via);
+    }
+    // Queues the first sync (or a new one after re-authorisation) in the background.
     for (const hook of this.afterCreate) await hook(row);
-    return { row, connectionToken: token, linkedUser };
+    return { row, connectionToken: this.box.decrypt(row.tokenEncrypted), linkedUser: input.linkedUser, reauthorized: Boolean(existing) };
+  }
+
+  /** Inserts the connection and its `connection.created` event together. */
+  private insert(
+    projectId: string,
+    linkedUser: LinkedUserRow,
+    manifest: ProviderManifest,
+    credentials: Record<string, string>,
+    baseUrl: string,
+    via: ConnectionOrigin,
+  ): Promise<ConnectionRow> {
+    const token = newConnectionToken();
+    return this.connect.insertConnectionWithEvent(
+      {
+        projectId,
+        linkedUserId: linkedUser.id,
+        provider: manifest.name,
+        vertical: manifest.vertical,
+        tokenHash: sha256Hex(token),
+        tokenEncrypted: this.box.encrypt(token),
+        credentialsEncrypted: this.box.encryptJson(credentials),
+        baseUrl,
+      },
+      (row) => ({ type: 'connection.created', payload: this.eventPayload(row, token, linkedUser, via) }),
+    );
+  }
+
+  /** What webhooks will carry: the connection token, never the provider's credentials. */
+  private eventPayload(row: ConnectionRow, connectionToken: string, linkedUser: LinkedUserRow, via: ConnectionOrigin): Record<string, unknown> {
+    return {
+      id_connection: row.id,
+      connection_token: connectionToken,
+      provider: row.provider,
+      vertical: row.vertical,
+      status: row.status,
+      id_linked_user: linkedUser.id,
+      linked_user_origin_id: linkedUser.originId,
+      base_url: row.baseUrl,
+      created_at: row.createdAt.toISOString(),
+      via,
+    };
   }
 
   /** One cheap call with the credentials; refused credentials are a 422, a failing provider keeps its 5xx. */

@@ -3,7 +3,8 @@ import { idFactory } from './unified/ids';
 import type { ConnectionRow } from '../store/control-plane.repo';
 import type { ProviderRegistry } from '../providers/registry';
 import type { AdapterContext, ProviderAdapter } from '../providers/types';
-import { ProviderHttpClient } from '../providers/http-client';
+import { ProviderHttpClient, type HttpClientOptions, type ProviderResponse, type RequestOptions } from '../providers/http-client';
+import type { Dispatcher } from 'undici';
 import type { SecretBox } from './secrets';
 
 export interface HttpTuning {
@@ -13,8 +14,40 @@ export interface HttpTuning {
   maxRetryAfterMs?: number;
 }
 
+/** Renews OAuth access tokens (src/core/oauth.ts); set on ProviderContexts when the services are wired. */
+export interface TokenRefresher {
+  /** The credentials can be renewed (an OAuth access token with a refresh token). */
+  refreshable(credentials: Record<string, string>): boolean;
+  /** The access token expires within the refresh margin. */
+  expiring(credentials: Record<string, string>): boolean;
+  /**
+   * Fresh credentials for the connection, after `stale` was found expiring or refused (401): one refresh
+   * per connection at a time, across processes. Throws `needs_reauth` when the provider refuses the refresh.
+   */
+  refresh(connection: ConnectionRow, stale: Record<string, string>, reason: 'expiring' | 'unauthorized'): Promise<Record<string, string>>;
+}
+
+/** A client that renews the connection's access token before a request when it is about to expire. */
+class RefreshingHttpClient extends ProviderHttpClient {
+  constructor(
+    opts: HttpClientOptions,
+    private readonly ensureFresh: () => Promise<void>,
+  ) {
+    super(opts);
+  }
+
+  override async request<T>(method: Dispatcher.HttpMethod, path: string, o: RequestOptions = {}): Promise<ProviderResponse<T>> {
+    // Before the request, not inside authHeaders: the client treats a failure there as a network error.
+    await this.ensureFresh();
+    return super.request<T>(method, path, o);
+  }
+}
+
 /** Builds what an adapter needs to act on one connection: its adapter, credentials and HTTP client. */
 export class ProviderContexts {
+  /** Renews OAuth tokens before expiry and on a 401; without it tokens are used until refused. */
+  refresher: TokenRefresher | undefined;
+
   constructor(
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
@@ -34,19 +67,48 @@ export class ProviderContexts {
     }
     const adapter = this.adapterOf(connection);
     const credentials = this.box.decryptJson<Record<string, string>>(connection.credentialsEncrypted);
-    return { adapter, ctx: this.build(adapter, connection.id, connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '', credentials) };
+    const baseUrl = connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
+    const refresher = this.refresher;
+    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials) };
+
+    // One credentials object, updated in place: the auth headers of the next attempt and adapters reading
+    // ctx.credentials see the renewed token.
+    const renew = async (reason: 'expiring' | 'unauthorized') => {
+      const fresh = await refresher.refresh(connection, { ...credentials }, reason);
+      for (const key of Object.keys(credentials)) delete credentials[key];
+      Object.assign(credentials, fresh);
+    };
+    const http = new RefreshingHttpClient(
+      {
+        ...this.clientOptions(adapter, connection.id, baseUrl, credentials),
+        // A refused token without a refresh token is a provider error (502), not a reason to give up on the connection.
+        onUnauthorized: async () => {
+          if (!credentials.refresh_token) return false;
+          await renew('unauthorized');
+          return true;
+        },
+      },
+      async () => {
+        if (refresher.expiring(credentials)) await renew('expiring');
+      },
+    );
+    return { adapter, ctx: { connectionId: connection.id, baseUrl, credentials, http, ids: idFactory(connection.id) } };
   }
 
   /** A context for credentials not yet stored (checking them before creating the connection). */
   build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): AdapterContext {
-    const http = new ProviderHttpClient({
+    const http = new ProviderHttpClient(this.clientOptions(adapter, connectionId, baseUrl, credentials));
+    return { connectionId, baseUrl, credentials, http, ids: idFactory(connectionId) };
+  }
+
+  private clientOptions(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): HttpClientOptions {
+    return {
       manifest: adapter.manifest,
       connectionId,
       baseUrl,
       authHeaders: () => adapter.http.authHeaders(credentials),
       errorMessage: (body) => adapter.http.errorMessage(body),
       ...this.tuning,
-    });
-    return { connectionId, baseUrl, credentials, http, ids: idFactory(connectionId) };
+    };
   }
 }

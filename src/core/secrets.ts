@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -26,6 +26,26 @@ export function newApiKey(env: string): string {
 
 export function newConnectionToken(): string {
   return `ct_${randomBase62(32)}`;
+}
+
+/** The secret in a magic link's URL; only its SHA-256 is stored. */
+export function newMagicLinkToken(): string {
+  return `ml_${randomBase62(32)}`;
+}
+
+/** HMAC-SHA256 signatures (base64url) with a key of its own; verification in constant time. */
+export class Signer {
+  constructor(private readonly key: Buffer) {}
+
+  sign(payload: string): string {
+    return createHmac('sha256', this.key).update(payload, 'utf8').digest('base64url');
+  }
+
+  verify(payload: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(payload), 'base64url');
+    const given = Buffer.from(signature, 'base64url');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
 }
 
 /**
@@ -63,6 +83,18 @@ export class SecretBox {
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A key for another purpose (signing OAuth `state`, …), derived from the encryption key with HKDF-SHA256:
+   * one secret to configure, and a signature key that never doubles as the encryption key.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `omniport:${purpose}`, 32));
+  }
+
+  signer(purpose: string): Signer {
+    return new Signer(this.deriveKey(purpose));
   }
 
   encryptJson(value: unknown): string {

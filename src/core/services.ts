@@ -14,6 +14,12 @@ import { SyncService } from './sync';
 import { TicketingService } from './ticketing';
 import { CrmService } from './crm';
 import { UnifiedObjects } from './unified/objects';
+import { ConnectRepo } from '../store/connect.repo';
+import { ConnectService } from './connect';
+import { ConnectSettingsService } from './connect-settings';
+import { MagicLinkService } from './magic-links';
+import { OAuthAppService } from './oauth-apps';
+import { OAuthService } from './oauth';
 import { FieldMappingService } from './field-mapping';
 import { FieldMappingRepo } from '../store/field-mapping.repo';
 
@@ -34,10 +40,16 @@ export interface Services {
   controlPlane: ControlPlaneRepo;
   database: DatabaseHandle;
   files: FileFetcher;
+  /** Hosted connect page: settings, OAuth apps, magic links, the page's logic and OAuth flows/refresh. */
+  connectSettings: ConnectSettingsService;
+  oauthApps: OAuthAppService;
+  magicLinks: MagicLinkService;
+  connect: ConnectService;
+  oauth: OAuthService;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -51,11 +63,22 @@ export function createServices(deps: {
   const files = new FileFetcher(deps.config.allowPrivateUrls);
   const fieldMapping = new FieldMappingService(new FieldMappingRepo(deps.database.db), linkedUsers, deps.providers, contexts);
   const objects = new UnifiedObjects(unified, controlPlane, fieldMapping);
+  const connectRepo = new ConnectRepo(deps.database.db);
+  const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo);
+  const connectSettings = new ConnectSettingsService(connectRepo, deps.providers);
+  const oauthApps = new OAuthAppService(connectRepo, deps.providers, deps.box);
+  const connect = new ConnectService(connectRepo, controlPlane, deps.providers, connectSettings, connections, deps.config.allowPrivateUrls, deps.box);
+  const oauth = new OAuthService(connectRepo, oauthApps, connect, connections, connectSettings, deps.providers, deps.box, {
+    flowTtlMinutes: deps.config.oauthFlowTtlMinutes ?? 15,
+    tuning: deps.httpTuning,
+  });
+  // Access tokens are renewed before expiry and on a 401, for every caller of the provider contexts.
+  contexts.refresher = oauth;
   return {
     apiKeys,
     projects: new ProjectService(controlPlane, apiKeys),
     linkedUsers,
-    connections: new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts),
+    connections,
     providers: deps.providers,
     contexts,
     sync: new SyncService(unified, controlPlane, contexts),
@@ -66,5 +89,10 @@ export function createServices(deps: {
     controlPlane,
     database: deps.database,
     files,
+    connectSettings,
+    oauthApps,
+    magicLinks: new MagicLinkService(connectRepo, linkedUsers, deps.providers, connectSettings, connect, deps.config.magicLinkTtlHours ?? 24 * 7),
+    connect,
+    oauth,
   };
 }

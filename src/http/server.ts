@@ -16,6 +16,9 @@ import { ticketingRoutes } from './routes/ticketing';
 import { crmRoutes } from './routes/crm';
 import { fieldMappingRoutes } from './routes/field-mapping';
 import type { JobRunner } from '../jobs/runner';
+import { magicLinkRoutes } from './routes/magic-links';
+import { oauthAppRoutes } from './routes/oauth-apps';
+import { connectPageRoutes } from '../connect/routes';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -34,6 +37,30 @@ export const redactedPaths = [
   '*.connection_token',
 ];
 
+/** A request URL fit for a log line: the magic link's secret, OAuth codes and states are masked. */
+export function maskUrl(url: string): string {
+  return url.replace(/\/connect\/ml_[A-Za-z0-9]+/, '/connect/ml_[redacted]').replace(/([?&](?:code|state|r)=)[^&]*/g, '$1[redacted]');
+}
+
+/** Fastify's request serializer, with the URL masked. */
+function withMaskedUrls(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger || typeof logger !== 'object') return logger;
+  const base = logger as { serializers?: Record<string, unknown> };
+  return {
+    ...logger,
+    serializers: {
+      ...base.serializers,
+      req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: maskUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+  } as FastifyServerOptions['logger'];
+}
+
 export interface ServerOptions {
   services: Services;
   jobs: JobRunner;
@@ -44,7 +71,7 @@ export interface ServerOptions {
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger,
+    logger: withMaskedUrls(opts.logger),
     bodyLimit: opts.bodyLimitBytes,
     requestIdHeader: false, // read by genReqId, which validates it
     // An incoming request id is kept only when it is a plausible id, so logs cannot be forged.
@@ -105,5 +132,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(crmRoutes, deps);
   await app.register(fieldMappingRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
+  await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });
+  await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });
+  // The hosted connect page and the OAuth callback: public (config.public on each route), HTML.
+  await app.register(connectPageRoutes, { ...deps, publicUrl: opts.publicUrl, prefix: '/connect' });
   return app;
 }

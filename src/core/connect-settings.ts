@@ -1,0 +1,96 @@
+import { AppError } from './errors';
+import type { AccessContext } from './access';
+import type { ProviderRegistry } from '../providers/registry';
+import type { ConnectRepo } from '../store/connect.repo';
+
+/** A project's settings of the hosted connect page. */
+export interface ConnectSettings {
+  /** Providers the connect page offers; null: every provider that can be connected. */
+  enabledProviders: string[] | null;
+  /** Exact URLs, or prefixes ending in `/`, the connect page may send the user back to. */
+  allowedRedirectUrls: string[];
+}
+
+export interface ConnectSettingsInput {
+  enabled_providers?: string[] | null;
+  allowed_redirect_urls?: string[];
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Parses a URL the user may be sent back to: absolute, https (http only on a loopback host, for local
+ * development), no user name or password, no fragment. Returns its normalised form, or a reason.
+ */
+export function parseRedirectUrl(value: string): { url: URL } | { reason: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { reason: 'not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    return { reason: 'must be an https: URL (http: only for localhost)' };
+  }
+  if (url.username || url.password) return { reason: 'must not carry a user name or password' };
+  if (url.hash) return { reason: 'must not carry a #fragment' };
+  return { url };
+}
+
+/**
+ * True when `candidate` is one of the allowed URLs, or lies under an allowed prefix (an entry ending in
+ * `/`): same origin, and a path that starts with the prefix's path once both are normalised (so `..`,
+ * `%2e%2e`, backslashes, user-info and look-alike hosts cannot step out of it).
+ */
+export function redirectAllowed(allowed: readonly string[], candidate: string): boolean {
+  const parsed = parseRedirectUrl(candidate);
+  if (!('url' in parsed)) return false;
+  const url = parsed.url;
+  return allowed.some((entry) => {
+    const base = parseRedirectUrl(entry);
+    if (!('url' in base)) return false;
+    if (!entry.endsWith('/')) return base.url.href === url.href;
+    if (base.url.origin !== url.origin || base.url.search || !url.pathname.startsWith(base.url.pathname)) return false;
+    // Encoded slashes, backslashes and dots could still climb out on a server that decodes them first.
+    return !/%2f|%5c|%2e/i.test(url.pathname.slice(base.url.pathname.length));
+  });
+}
+
+export class ConnectSettingsService {
+  constructor(
+    private readonly repo: ConnectRepo,
+    private readonly providers: ProviderRegistry,
+  ) {}
+
+  async get(projectId: string): Promise<ConnectSettings> {
+    const row = await this.repo.getSettings(projectId);
+    return { enabledProviders: row?.enabledProviders ?? null, allowedRedirectUrls: row?.allowedRedirectUrls ?? [] };
+  }
+
+  async update(ctx: AccessContext, input: ConnectSettingsInput): Promise<ConnectSettings> {
+    const values: { enabledProviders?: string[] | null; allowedRedirectUrls?: string[] } = {};
+    if (input.enabled_providers !== undefined) {
+      if (input.enabled_providers !== null) {
+        const known = this.providers.names();
+        const unknown = input.enabled_providers.filter((p) => !known.includes(p));
+        if (unknown.length > 0) {
+          throw new AppError('validation_failed', `unknown provider ${JSON.stringify(unknown[0])}`, { field: 'enabled_providers', allowed: known });
+        }
+      }
+      values.enabledProviders = input.enabled_providers === null ? null : [...new Set(input.enabled_providers)];
+    }
+    if (input.allowed_redirect_urls !== undefined) {
+      const normalised: string[] = [];
+      for (const [i, entry] of input.allowed_redirect_urls.entries()) {
+        const parsed = parseRedirectUrl(entry);
+        if (!('url' in parsed)) {
+          throw new AppError('validation_failed', `allowed_redirect_urls[${i}]: ${parsed.reason}`, { field: `allowed_redirect_urls.${i}` });
+        }
+        normalised.push(parsed.url.href);
+      }
+      values.allowedRedirectUrls = [...new Set(normalised)];
+    }
+    const row = await this.repo.upsertSettings(ctx.projectId, values);
+    return { enabledProviders: row.enabledProviders ?? null, allowedRedirectUrls: row.allowedRedirectUrls };
+  }
+}

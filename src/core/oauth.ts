@@ -1,0 +1,396 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError, notFound } from './errors';
+import { randomBase62, type SecretBox, type Signer } from './secrets';
+import { redirectAllowed, type ConnectSettingsService } from './connect-settings';
+import type { ActiveLink, ConnectService } from './connect';
+import { linkStatus } from './connect';
+import type { ConnectionService, ConnectionView } from './connections';
+import type { OAuthAppService } from './oauth-apps';
+import type { HttpTuning, TokenRefresher } from './provider-context';
+import { ProviderError, ProviderHttpClient } from '../providers/http-client';
+import type { ProviderManifest } from '../providers/manifest';
+import type { ProviderRegistry } from '../providers/registry';
+import type { ConnectionRow } from '../store/control-plane.repo';
+import type { ConnectRepo, OAuthAppRow } from '../store/connect.repo';
+
+/** HKDF purpose of the key that signs `state`. */
+export const STATE_KEY_PURPOSE = 'oauth-state';
+/** An access token expiring within this margin is renewed before the request. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+/** The manifest's OAuth block; `clientAuth` says how the token endpoint authenticates the client (default: form body). */
+type OAuthSpec = NonNullable<ProviderManifest['oauth']> & { clientAuth?: 'basic' | 'post' };
+
+export interface OAuthEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  scopes: string[];
+  pkce: boolean;
+  clientAuth: 'basic' | 'post';
+}
+
+/** `<flow id>.<expiry, epoch seconds>.<HMAC>`: the HMAC also covers the nonce kept in the browser's cookie. */
+export function signState(signer: Signer, flowId: string, expiresAtSeconds: number, nonce: string): string {
+  return `${flowId}.${expiresAtSeconds}.${signer.sign(`state.v1|${flowId}|${expiresAtSeconds}|${nonce}`)}`;
+}
+
+/** The cookie that binds a flow to the browser that started it (RFC 6749 §10.12). */
+export const flowCookieName = (flowId: string) => `omniport_oauth_${flowId.replace(/-/g, '')}`;
+
+export function parseState(state: string): { flowId: string; exp: number; signature: string } | undefined {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(state);
+  return match ? { flowId: match[1]!, exp: Number(match[2]), signature: match[3]! } : undefined;
+}
+
+/** The cookie's content: the nonce, and the magic link's secret (to offer "try again" on an error page). */
+export function readFlowCookie(state: string | undefined, cookies: Record<string, string>): { nonce: string; linkToken: string } | undefined {
+  const parsed = state ? parseState(state) : undefined;
+  const value = parsed ? cookies[flowCookieName(parsed.flowId)] : undefined;
+  const match = value ? /^([A-Za-z0-9]+)\.(ml_[A-Za-z0-9]+)$/.exec(value) : null;
+  return match ? { nonce: match[1]!, linkToken: match[2]! } : undefined;
+}
+
+/** Why a callback failed: the connect page shows a page per reason. */
+export type FlowFailure =
+  | 'state_missing'
+  | 'state_invalid'
+  | 'state_expired'
+  | 'state_used'
+  | 'link_revoked'
+  | 'access_denied'
+  | 'provider_error'
+  | 'token_exchange_failed';
+
+const flowError = (reason: FlowFailure, message: string, extra: Record<string, unknown> = {}) =>
+  new AppError(reason === 'token_exchange_failed' ? 'provider_error' : 'bad_request', message, { reason, ...extra });
+
+export interface StartedFlow {
+  authorizeUrl: string;
+  cookie: { name: string; value: string; maxAgeSeconds: number; secure: boolean };
+}
+
+export interface CompletedFlow {
+  view: ConnectionView & { reauthorized: boolean };
+  manifest: ProviderManifest;
+  /** Where the success page may send the user back: allowed by the project now, or null. */
+  redirectUrl: string | null;
+}
+
+interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+  [extra: string]: unknown;
+}
+
+/** The provider refused the grant (400/401 from its token endpoint, or an `error` body): definitive. */
+class OAuthRefused extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string | undefined,
+    readonly status: number,
+  ) {
+    super(description ? `${error}: ${description}` : error);
+  }
+}
+
+/**
+ * OAuth 2.0 authorization-code flows of the hosted connect page (PKCE where the provider supports it;
+ * a signed, expiring, single-use `state` bound to the browser), and the renewal of access tokens.
+ */
+export class OAuthService implements TokenRefresher {
+  private readonly stateSigner: Signer;
+  /** Refreshes in progress in this process, per connection: callers share one. */
+  private readonly inflight = new Map<string, Promise<Record<string, string>>>();
+
+  constructor(
+    private readonly repo: ConnectRepo,
+    private readonly apps: OAuthAppService,
+    private readonly connect: ConnectService,
+    private readonly connections: ConnectionService,
+    private readonly settings: ConnectSettingsService,
+    private readonly providers: ProviderRegistry,
+    private readonly box: SecretBox,
+    private readonly opts: { flowTtlMinutes: number; tuning?: HttpTuning },
+  ) {
+    this.stateSigner = box.signer(STATE_KEY_PURPOSE);
+  }
+
+  /** The app's endpoints: its absolute overrides, else the manifest's, relative ones resolved against the account's URL. */
+  endpoints(manifest: ProviderManifest, app: OAuthAppRow, baseUrl: string | undefined): OAuthEndpoints {
+    const spec = manifest.oauth as OAuthSpec | undefined;
+    if (!spec) throw new AppError('unsupported_by_provider', `${manifest.name} does not connect with OAuth 2.0`);
+    const resolve = (override: string | null, path: string) => {
+      if (override) return override;
+      if (/^https?:\/\//.test(path)) return path;
+      if (!baseUrl) throw new AppError('validation_failed', `${manifest.displayName} needs the address of the account`, { field: 'base_url' });
+      return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+    };
+    return {
+      authorizeUrl: resolve(app.authorizeUrl, spec.authorizeUrl),
+      tokenUrl: resolve(app.tokenUrl, spec.tokenUrl),
+      scopes: app.scopes ?? spec.scopes,
+      pkce: spec.pkce,
+      clientAuth: spec.clientAuth ?? 'post',
+    };
+  }
+
+  /** Starts a flow for a provider of an active link: records it, and returns where to send the browser. */
+  async start(opened: ActiveLink, linkToken: string, provider: string, typedBaseUrl: string | undefined, callbackUrl: string): Promise<StartedFlow> {
+    const offered = await this.connect.linkProvider(opened.link, provider);
+    if (!offered.oauth) throw new AppError('not_found', 'this provider is not connected with OAuth here');
+    const baseUrl = (await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.defaultBaseUrl;
+    const app = await this.repo.findOAuthApp(opened.link.projectId, provider);
+    if (!app) throw new AppError('not_found', 'this provider is not connected with OAuth here');
+    const endpoints = this.endpoints(offered.manifest, app, baseUrl);
+
+    const now = Date.now();
+    await this.repo.deleteStaleFlows(new Date(now - 24 * 3_600_000));
+    const flowId = randomUUID();
+    const expiresAt = new Date(now + this.opts.flowTtlMinutes * 60_000);
+    const verifier = endpoints.pkce ? randomBase62(48) : undefined;
+    await this.repo.insertFlow({
+      id: flowId,
+      projectId: opened.link.projectId,
+      inviteLinkId: opened.link.id,
+      provider,
+      codeVerifierEncrypted: verifier ? this.box.encrypt(verifier) : null,
+      redirectUrl: opened.link.redirectUrl,
+      baseUrl: baseUrl ?? null,
+      expiresAt,
+    });
+    const nonce = randomBase62(24);
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    const url = new URL(endpoints.authorizeUrl);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('client_id', app.clientId);
+    url.searchParams.set('redirect_uri', callbackUrl);
+    if (endpoints.scopes.length > 0) url.searchParams.set('scope', endpoints.scopes.join(' '));
+    url.searchParams.set('state', signState(this.stateSigner, flowId, exp, nonce));
+    if (verifier) {
+      url.searchParams.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
+      url.searchParams.set('code_challenge_method', 'S256');
+    }
+    return {
+      authorizeUrl: url.href,
+      cookie: {
+        name: flowCookieName(flowId),
+        value: `${nonce}.${linkToken}`,
+        maxAgeSeconds: this.opts.flowTtlMinutes * 60,
+        secure: callbackUrl.startsWith('https:'),
+      },
+    };
+  }
+
+  /**
+   * The provider sent the browser back: checks the state (signature with the browser's nonce, expiry,
+   * single use), exchanges the code, and creates (or re-authorises) the connection.
+   */
+  async complete(
+    query: { state?: string; code?: string; error?: string; error_description?: string },
+    cookies: Record<string, string>,
+    callbackUrl: string,
+  ): Promise<CompletedFlow> {
+    if (!query.state) throw flowError('state_missing', 'the provider sent no state');
+    const parsed = parseState(query.state);
+    const cookie = readFlowCookie(query.state, cookies);
+    if (!parsed || !cookie) throw flowError('state_invalid', 'the state is not one this browser started');
+    if (!this.stateSigner.verify(`state.v1|${parsed.flowId}|${parsed.exp}|${cookie.nonce}`, parsed.signature)) {
+      throw flowError('state_invalid', 'the state is not one this browser started');
+    }
+    const now = new Date();
+    if (parsed.exp * 1000 <= now.getTime()) throw flowError('state_expired', 'the authorisation took too long');
+    const flow = await this.repo.consumeFlow(parsed.flowId, now);
+    if (!flow) {
+      const known = await this.repo.findFlow(parsed.flowId);
+      if (known?.usedAt) throw flowError('state_used', 'this authorisation was already used');
+      if (known) throw flowError('state_expired', 'the authorisation took too long');
+      throw flowError('state_invalid', 'the state is not one this browser started');
+    }
+    const found = flow.inviteLinkId ? await this.repo.findInviteLinkById(flow.inviteLinkId) : undefined;
+    if (!found) throw flowError('state_invalid', 'the magic link of this authorisation no longer exists');
+    if (linkStatus(found.link, now) === 'revoked') throw flowError('link_revoked', 'the magic link was revoked');
+
+    if (query.error) {
+      if (query.error === 'access_denied') throw flowError('access_denied', 'access was not granted');
+      throw flowError('provider_error', `the provider reported ${query.error}`, { provider_error: query.error, provider_message: query.error_description });
+    }
+    if (!query.code) throw flowError('provider_error', 'the provider sent no authorisation code');
+
+    const manifest = this.providers.get(flow.provider);
+    const app = await this.repo.findOAuthApp(flow.projectId, flow.provider);
+    if (!manifest || !app) throw flowError('provider_error', `${flow.provider} is no longer set up for OAuth in this project`);
+    const baseUrl = flow.baseUrl ?? manifest.defaultBaseUrl;
+    const endpoints = this.endpoints(manifest, app, baseUrl);
+    let tokens: TokenResponse;
+    try {
+      tokens = await this.tokenRequest(`oauth:${flow.projectId}:${flow.provider}`, manifest, endpoints, app, {
+        grant_type: 'authorization_code',
+        code: query.code,
+        redirect_uri: callbackUrl,
+        ...(flow.codeVerifierEncrypted ? { code_verifier: this.box.decrypt(flow.codeVerifierEncrypted) } : {}),
+      });
+    } catch (err) {
+      if (err instanceof OAuthRefused) {
+        throw flowError('token_exchange_failed', `${manifest.displayName} refused the authorisation code`, {
+          provider: manifest.name,
+          provider_status: err.status,
+          provider_error: err.error,
+          provider_message: err.description,
+        });
+      }
+      throw err;
+    }
+    if (!baseUrl) throw flowError('provider_error', `${manifest.displayName} needs the address of the account`);
+    const view = await this.connections.connectAuthorized({
+      projectId: flow.projectId,
+      linkedUser: found.linkedUser,
+      provider: manifest.name,
+      credentials: credentialsFrom({}, tokens, now),
+      baseUrl,
+      via: 'connect_oauth',
+    });
+    const { allowedRedirectUrls } = await this.settings.get(flow.projectId);
+    const redirectUrl = flow.redirectUrl && redirectAllowed(allowedRedirectUrls, flow.redirectUrl) ? flow.redirectUrl : null;
+    return { view, manifest, redirectUrl };
+  }
+
+  // ---- TokenRefresher
+
+  /** OAuth credentials that can be renewed, or at least known to expire. */
+  refreshable(credentials: Record<string, string>): boolean {
+    return Boolean(credentials.access_token && (credentials.refresh_token || credentials.expires_at));
+  }
+
+  expiring(credentials: Record<string, string>): boolean {
+    const at = credentials.expires_at ? Date.parse(credentials.expires_at) : NaN;
+    return Number.isFinite(at) && at - Date.now() < REFRESH_MARGIN_MS;
+  }
+
+  refresh(connection: ConnectionRow, stale: Record<string, string>, reason: 'expiring' | 'unauthorized'): Promise<Record<string, string>> {
+    const running = this.inflight.get(connection.id);
+    if (running) return running;
+    const promise = this.refreshLocked(connection, stale, reason).finally(() => this.inflight.delete(connection.id));
+    this.inflight.set(connection.id, promise);
+    return promise;
+  }
+
+  /**
+   * Under the connection's row lock (held across processes until commit): re-reads the credentials, uses
+   * them if another process renewed them meanwhile, else calls the token endpoint once and saves the new
+   * tokens (a rotated refresh token included) in the same transaction. A refused refresh marks the
+   * connection `needs_reauth`; a provider that is down leaves it as it is (503, retried later).
+   */
+  private async refreshLocked(connection: ConnectionRow, stale: Record<string, string>, reason: 'expiring' | 'unauthorized'): Promise<Record<string, string>> {
+    const manifest = this.providers.get(connection.provider);
+    // Read before the transaction: on the embedded database a transaction holds the only connection.
+    const app = await this.repo.findOAuthApp(connection.projectId, connection.provider);
+    const outcome = await this.repo.transaction(async (tx): Promise<{ credentials: Record<string, string> } | { refused: string }> => {
+      const row = await tx.lockConnection(connection.id);
+      if (!row) throw notFound('connection');
+      if (row.status === 'needs_reauth') return { refused: 'the provider refused an earlier refresh' };
+      const current = this.box.decryptJson<Record<string, string>>(row.credentialsEncrypted);
+      const renewedElsewhere = current.access_token !== stale.access_token;
+      if ((renewedElsewhere || reason === 'expiring') && !this.expiring(current)) return { credentials: current };
+
+      const refuse = async (why: string) => {
+        await tx.updateConnection(row.id, { status: 'needs_reauth' });
+        await tx.insertEvent(row.projectId, {
+          type: 'connection.needs_reauth',
+          payload: { id_connection: row.id, provider: row.provider, id_linked_user: row.linkedUserId, reason: why },
+        });
+        return { refused: why };
+      };
+      if (!current.refresh_token) return refuse('the access token expired and the provider gave no refresh token');
+      if (!manifest?.oauth || !app) return refuse(`the project has no OAuth app for ${connection.provider} any more`);
+      const endpoints = this.endpoints(manifest, app, row.baseUrl ?? manifest.defaultBaseUrl);
+      let tokens: TokenResponse;
+      try {
+        tokens = await this.tokenRequest(`oauth:${row.id}`, manifest, endpoints, app, { grant_type: 'refresh_token', refresh_token: current.refresh_token });
+      } catch (err) {
+        if (err instanceof OAuthRefused) return refuse(`the provider refused the refresh token (${err.error})`);
+        throw err;
+      }
+      const next = credentialsFrom(current, tokens, new Date());
+      await tx.updateConnection(row.id, { credentialsEncrypted: this.box.encryptJson(next) });
+      return { credentials: next };
+    });
+    if ('refused' in outcome) {
+      throw new AppError('needs_reauth', `the ${connection.provider} connection needs to be authorised again (${outcome.refused}); send the linked user a new magic link`);
+    }
+    return outcome.credentials;
+  }
+
+  /** POSTs a grant to the token endpoint (form-encoded) through the provider HTTP client. */
+  private async tokenRequest(
+    limiterKey: string,
+    manifest: ProviderManifest,
+    endpoints: OAuthEndpoints,
+    app: OAuthAppRow,
+    grant: Record<string, string>,
+  ): Promise<TokenResponse> {
+    const url = new URL(endpoints.tokenUrl);
+    const secret = this.apps.secretOf(app);
+    const form = new URLSearchParams(grant);
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (endpoints.clientAuth === 'basic') {
+      headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    } else {
+      form.set('client_id', app.clientId);
+      form.set('client_secret', secret);
+    }
+    const client = new ProviderHttpClient({
+      manifest,
+      connectionId: limiterKey,
+      baseUrl: url.origin,
+      authHeaders: () => ({}),
+      errorMessage: (body) => oauthError(body)?.description ?? oauthError(body)?.error,
+      ...this.opts.tuning,
+    });
+    let data: unknown;
+    try {
+      data = (await client.post<unknown>(url.href, { body: form.toString(), headers })).data;
+    } catch (err) {
+      if (err instanceof ProviderError && (err.providerStatus === 400 || err.providerStatus === 401)) {
+        const e = oauthError(err.providerBody);
+        throw new OAuthRefused(e?.error ?? 'invalid_request', e?.description, err.providerStatus);
+      }
+      throw err;
+    }
+    // Some providers answer form-encoded, or 200 with an error body.
+    const body = typeof data === 'string' ? Object.fromEntries(new URLSearchParams(data)) : data;
+    const e = oauthError(body);
+    if (e) throw new OAuthRefused(e.error, e.description, 200);
+    const tokens = body as Partial<TokenResponse> | undefined;
+    if (!tokens || typeof tokens.access_token !== 'string' || !tokens.access_token) {
+      throw new AppError('provider_error', `${manifest.name}'s token endpoint answered without an access token`, { provider: manifest.name });
+    }
+    return tokens as TokenResponse;
+  }
+}
+
+function oauthError(body: unknown): { error: string; description?: string } | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.error !== 'string' || !b.error) return undefined;
+  return { error: b.error, description: typeof b.error_description === 'string' ? b.error_description.slice(0, 500) : undefined };
+}
+
+/**
+ * Stored credentials from a token response: the access token, the refresh token (the previous one when
+ * the provider does not rotate it), `expires_at` (ISO) from `expires_in`, and the other string fields the
+ * provider returns (e.g. the account's API domain).
+ */
+function credentialsFrom(previous: Record<string, string>, tokens: TokenResponse, now: Date): Record<string, string> {
+  const next: Record<string, string> = { ...previous };
+  delete next.expires_at;
+  for (const [key, value] of Object.entries(tokens)) {
+    if (key === 'expires_in' || key === 'id_token') continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') next[key] = String(value);
+  }
+  const expiresIn = Number(tokens.expires_in);
+  if (tokens.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0) {
+    next.expires_at = new Date(now.getTime() + expiresIn * 1000).toISOString();
+  }
+  return next;
+}

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/harness';
+import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
+import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
+
+/**
+ * The hosted connect page in a real browser (Debian's Chromium through playwright-core), with the real
+ * Zendesk adapter against the Zendesk simulator; Zendesk's OAuth endpoints are pointed at the OAuth
+ * simulator through the project's OAuth app. Screenshots of every step go to test-artifacts/connect/.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`Skipping the connect page browser tests: ${CHROMIUM} is absent (install it with: apt-get install -y chromium).`);
+}
+const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts/connect');
+
+describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
+  let server: TestServer;
+  let oauth: OAuthSimulator;
+  let zendesk: ZendeskSimulator;
+  let browser: Browser;
+  const returnUrl = 'https://app.example.com/settings/integrations';
+
+  beforeAll(async () => {
+    fs.mkdirSync(artifacts, { recursive: true });
+    zendesk = await startZendeskSimulator();
+    oauth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-zendesk', clientSecret: 'zd-oauth-secret', name: 'Acme Support Hub', redirectUris: [] }],
+      paths: { authorize: '/oauth/authorizations/new', token: '/oauth/tokens' },
+    });
+    // Zendesk accepts the tokens its authorization server issues.
+    oauth.onAccessToken = (token) => zendesk.addAccessToken(token);
+    server = await startTestServer({ providers: new ProviderRegistry(defaultProviders()), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+    const app = await server.call('PUT', '/oauth-apps/zendesk', {
+      body: {
+        client_id: 'omniport-zendesk',
+        client_secret: 'zd-oauth-secret',
+        authorize_url: `${oauth.url}/oauth/authorizations/new`,
+        token_url: `${oauth.url}/oauth/tokens`,
+      },
+    });
+    expect(app.status).toBe(200);
+    oauth.addRedirectUri('omniport-zendesk', app.body.data.redirect_uri);
+    await server.call('PATCH', '/connect-settings', { body: { allowed_redirect_urls: ['https://app.example.com/settings/'] } });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await oauth?.close();
+    await zendesk?.close();
+  });
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+
+  /** Presses Tab until the focused element matches, as a keyboard user would. */
+  async function tabTo(page: Page, matches: (el: { tag: string; text: string }) => boolean, max = 25) {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      // A string, evaluated in the page (the tests are compiled without the DOM library).
+      const el = await page.evaluate<{ tag: string; text: string }>(
+        "({ tag: document.activeElement?.tagName ?? '', text: document.activeElement?.textContent?.trim() ?? '' })",
+      );
+      if (matches(el)) return el;
+    }
+    throw new Error('the element could not be reached with the keyboard');
+  }
+
+  const magicLink = async (origin: string, alias: string) => {
+    const res = await server.call('POST', '/magic-link/create', {
+      body: { linked_user_origin_id: origin, alias, email: 'it@northwind.test', redirect_url: returnUrl },
+    });
+    expect(res.status).toBe(201);
+    return res.body as { url: string; linked_user: { id_linked_user: string }; id_invite_link: string };
+  };
+
+  it('connects Zendesk with OAuth: magic link → provider → authorize on Zendesk → success page', async () => {
+    const link = await magicLink('northwind', 'Northwind Traders');
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text())); // e.g. a CSP violation
+    try {
+      // 1. The link opens the list of products; reach Zendesk with the keyboard alone.
+      await page.goto(link.url);
+      await expect.poll(() => page.title()).toBe('Connect your account · Omniport');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect your account');
+      expect(await page.getByText('Northwind Traders').count()).toBe(1);
+      await shot(page, '01-provider-list.png');
+      await tabTo(page, (el) => el.tag === 'A' && el.text.includes('Zendesk'));
+      await Promise.all([page.waitForURL(/\/providers\/zendesk$/), page.keyboard.press('Enter')]);
+
+      // 2. Zendesk offers OAuth ("Continue with Zendesk") and the API-token form; both need the account's address.
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Zendesk');
+      const oauthForm = page.locator('form[action$="/oauth"]');
+      await oauthForm.getByLabel('Your Zendesk address').fill(zendesk.url);
+      await shot(page, '02-zendesk-choose-how.png');
+      await Promise.all([page.waitForURL(`${oauth.url}/oauth/authorizations/new?**`), oauthForm.getByRole('button', { name: 'Continue with Zendesk' }).click()]);
+
+      // 3. The provider's consent page (the simulator), reached with PKCE and a signed state.
+      const authorize = new URL(page.url());
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(authorize.searchParams.get('scope')).toBe('read write');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Support Hub wants to access your Acme account');
+      await shot(page, '03-authorize-on-provider.png');
+      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+
+      // 4. Back on Omniport: connected, with a way back to the developer's app.
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zendesk is connected');
+      expect(await page.getByRole('link', { name: 'Return to app.example.com' }).getAttribute('href')).toBe(returnUrl);
+      await shot(page, '04-oauth-connected.png');
+      // Reloading the success page is harmless (nothing is submitted again).
+      await page.reload();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zendesk is connected');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'zendesk', status: 'valid', base_url: zendesk.url }]);
+    // Zendesk was called with the OAuth access token (Bearer), first to check it.
+    expect(zendesk.requests.some((r) => r.authScheme === 'bearer' && /users\/me/.test(r.path) && r.status === 200)).toBe(true);
+    const created = await server.sql("select payload from events where type = 'connection.created' and payload->>'id_connection' = $1", [conns[0].id_connection]);
+    expect(created).toHaveLength(1);
+  });
+
+  it('connects Zendesk with an API token, explaining a refused token first', async () => {
+    const link = await magicLink('contoso', 'Contoso Ltd');
+    const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(link.url);
+      await Promise.all([page.waitForURL(/\/providers\/zendesk$/), page.getByRole('link', { name: /Zendesk/ }).click()]);
+      const form = page.locator('form[action$="/credentials"]');
+      await form.getByLabel('Your Zendesk address').fill(zendesk.url);
+      await form.getByLabel('Email').fill('agent@example.com');
+      await form.getByLabel('API token').fill('not-the-right-token');
+      await shot(page, '05-token-form.png');
+      await Promise.all([page.waitForLoadState('load'), form.getByRole('button', { name: 'Connect Zendesk' }).click()]);
+
+      // The refusal is explained; what was typed is kept, except the token; focus goes to the message.
+      const alert = page.getByRole('alert');
+      expect(await alert.textContent()).toContain('Zendesk did not accept these credentials');
+      expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('error-summary');
+      const again = page.locator('form[action$="/credentials"]');
+      expect(await again.getByLabel('Email').inputValue()).toBe('agent@example.com');
+      expect(await again.getByLabel('API token').inputValue()).toBe('');
+      await shot(page, '06-token-form-refused.png');
+
+      await again.getByLabel('API token').fill('test-token');
+      await Promise.all([page.waitForURL(/\/done\?r=/), again.getByRole('button', { name: 'Connect Zendesk' }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zendesk is connected');
+      await shot(page, '07-token-connected.png');
+
+      // Back on the list, Zendesk shows as connected.
+      await page.getByRole('link', { name: 'Connect another product' }).click();
+      expect(await page.locator('a.provider', { hasText: 'Zendesk' }).textContent()).toContain('Connected');
+    } finally {
+      await context.close();
+    }
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'zendesk', status: 'valid' }]);
+  });
+
+  it('shows clear pages for an expired and a revoked link', async () => {
+    const expired = await magicLink('fabrikam', 'Fabrikam');
+    await server.sql("update invite_links set expires_at = now() - interval '1 minute' where id = $1", [expired.id_invite_link]);
+    const revoked = await magicLink('fabrikam', 'Fabrikam');
+    await server.call('DELETE', `/magic-link/${revoked.id_invite_link}`);
+    const context = await browser.newContext({ viewport: { width: 900, height: 500 } });
+    const page = await context.newPage();
+    try {
+      const res = await page.goto(expired.url);
+      expect(res?.status()).toBe(410);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link has expired');
+      await shot(page, '08-expired-link.png');
+      await page.goto(revoked.url);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link is no longer active');
+      await shot(page, '09-revoked-link.png');
+    } finally {
+      await context.close();
+    }
+  });
+});
