@@ -108,6 +108,7 @@ export class ProviderContexts {
       baseUrl,
       authHeaders: () => adapter.http.authHeaders(credentials),
       errorMessage: (body) => adapter.http.errorMessage(body),
+      isRateLimited: adapter.http.isRateLimited?.bind(adapter.http),
       ...this.tuning,
     };
   }

@@ -1,6 +1,5 @@
 /**
- * GitHub request helpers shared by sync and writes: one call wrapper (rate-limit answers GitHub gives
- * as 403 become 503 with Retry-After), Link-header pagination to the last page, the repositories of
+ * GitHub request helpers shared by sync and writes: one call wrapper, Link-header pagination to the last page, the repositories of
  * the connection, the token's user and its push access per repository. Everything goes through the
  * connection's client (`ctx.http`).
  */
@@ -18,8 +17,6 @@ export interface GithubAdapterOptions {
   viewerCacheMs?: number;
   /** How long a repository's permissions (GET /repos/{owner}/{repo}) are remembered per connection. Default 60 s. */
   permissionCacheMs?: number;
-  /** Retry-After answered for a GitHub rate-limit 403 whose reset time the client cannot see. Default 60 s. */
-  rateLimitRetryAfterSeconds?: number;
 }
 
 export type ResolvedOptions = Required<GithubAdapterOptions>;
@@ -29,37 +26,17 @@ export function resolveOptions(o: GithubAdapterOptions = {}): ResolvedOptions {
     pageSize: Math.min(100, Math.max(1, o.pageSize ?? 100)),
     viewerCacheMs: Math.max(0, o.viewerCacheMs ?? 5 * 60_000),
     permissionCacheMs: Math.max(0, o.permissionCacheMs ?? 60_000),
-    rateLimitRetryAfterSeconds: Math.max(1, o.rateLimitRetryAfterSeconds ?? 60),
   };
-}
-
-/**
- * A GitHub rate-limit answer that the shared client did not treat as one: GitHub answers an exhausted
- * primary limit, and a secondary limit, with 403 (or 429) and a message saying so.
- */
-export function isRateLimitError(err: unknown): err is ProviderError {
-  if (!(err instanceof ProviderError)) return false;
-  if (err.providerStatus !== 403 && err.providerStatus !== 429) return false;
-  return /rate limit/i.test(err.providerMessage ?? '');
 }
 
 export const isStatus = (err: unknown, ...statuses: number[]) => err instanceof ProviderError && statuses.includes(err.providerStatus);
 
-/** One call through the connection's client; a rate-limit 403 becomes `provider_rate_limited` (503 + Retry-After). */
-export async function call<T>(ctx: AdapterContext, o: ResolvedOptions, method: Dispatcher.HttpMethod, path: string, opts?: RequestOptions) {
-  try {
-    return await ctx.http.request<T>(method, path, opts);
-  } catch (err) {
-    if (isRateLimitError(err)) {
-      throw new AppError(
-        'provider_rate_limited',
-        'github is rate-limiting this connection; retry later',
-        { provider: PROVIDER, provider_status: err.providerStatus, provider_message: err.providerMessage },
-        { 'retry-after': String(o.rateLimitRetryAfterSeconds) },
-      );
-    }
-    throw err;
-  }
+/**
+ * One call through the connection's client. GitHub's rate-limit 403s are recognised by the HTTP profile
+ * (`githubIsRateLimited`), so the client waits them out like 429s.
+ */
+export function call<T>(ctx: AdapterContext, _o: ResolvedOptions, method: Dispatcher.HttpMethod, path: string, opts?: RequestOptions) {
+  return ctx.http.request<T>(method, path, opts);
 }
 
 /** The `rel="next"` URL of a Link header, if any. */

@@ -50,7 +50,17 @@ export function githubErrorMessage(body: unknown): string | undefined {
   return head ? `${head}: ${first}${more}` : `${first}${more}`;
 }
 
+/**
+ * GitHub answers an exhausted primary limit with 403 (or 429) and `x-ratelimit-remaining: 0`, and a
+ * secondary limit with 403/429 and a message saying so (with `retry-after`): both are waited out.
+ */
+export function githubIsRateLimited(status: number, headers: Record<string, string>, body: unknown): boolean {
+  if (status !== 403 && status !== 429) return false;
+  return headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(githubErrorMessage(body) ?? '');
+}
+
 export const githubHttpProfile: ProviderHttpProfile = {
   authHeaders: githubAuthHeaders,
   errorMessage: githubErrorMessage,
+  isRateLimited: githubIsRateLimited,
 };

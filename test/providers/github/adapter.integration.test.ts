@@ -24,6 +24,7 @@ function context(sim: GithubSimulator, adapter: ProviderAdapter = githubAdapter,
     baseUrl: sim.url,
     authHeaders: () => adapter.http.authHeaders(credentials),
     errorMessage: adapter.http.errorMessage,
+    isRateLimited: adapter.http.isRateLimited,
     retryBaseMs: 5,
     maxRetries: 2,
     maxRetryAfterMs: tuning.maxRetryAfterMs ?? 2_000,
@@ -368,23 +369,23 @@ describe('github adapter: rate limits, credentials, Enterprise Server', () => {
     await sim?.close();
   });
 
-  it('answers a primary-limit 403 (x-ratelimit-remaining: 0) as provider_rate_limited with Retry-After', async () => {
+  it('waits out a primary-limit 403 (x-ratelimit-remaining: 0) until x-ratelimit-reset, then retries', async () => {
     const ctx = context(sim);
-    sim.primaryRateLimit(1);
-    const err = await rejects(githubAdapter.ticketing!.createTicket(ctx, { name: 'x', project_id: 'octo-org/helpdesk' }));
-    expect(err).toMatchObject({ code: 'provider_rate_limited', status: 503, details: { provider: 'github', provider_status: 403 } });
-    expect(Number(err.headers['retry-after'])).toBe(60);
+    sim.primaryRateLimit(1, { resetInSeconds: 1 });
+    const created = await githubAdapter.ticketing!.createTicket(ctx, { name: 'after the limit', project_id: 'octo-org/helpdesk' });
+    expect(created.record.data.name).toBe('after the limit');
   });
 
-  it('answers a secondary-limit 403 the same way', async () => {
-    const ctx = context(sim, createGithubAdapter({ rateLimitRetryAfterSeconds: 90 }));
+  it('answers a primary-limit 403 with a long reset, and a secondary limit, as 503 with the provider’s wait', async () => {
+    const ctx = context(sim, githubAdapter, sim.token, { maxRetryAfterMs: 1_000 });
+    sim.primaryRateLimit(1, { resetInSeconds: 120 });
+    const err = await rejects(githubAdapter.ticketing!.createTicket(ctx, { name: 'x', project_id: 'octo-org/helpdesk' }));
+    expect(err).toMatchObject({ code: 'provider_rate_limited', status: 503, details: { provider: 'github', provider_status: 403 } });
+    expect(Number(err.headers['retry-after'])).toBeGreaterThan(100);
     sim.secondaryRateLimit(1);
-    const err = await rejects(collect(syncer(githubAdapter, 'ticketing.collection'), ctx));
-    expect(err.code).toBe('provider_rate_limited');
-    expect(err.headers['retry-after']).toBe('60');
-    sim.secondaryRateLimit(1);
-    const err2 = await rejects(collect(syncer(createGithubAdapter({ rateLimitRetryAfterSeconds: 90 }), 'ticketing.collection'), ctx));
-    expect(err2.headers['retry-after']).toBe('90');
+    const err2 = await rejects(collect(syncer(githubAdapter, 'ticketing.collection'), ctx));
+    expect(err2.code).toBe('provider_rate_limited');
+    expect(err2.headers['retry-after']).toBe('60');
   });
 
   it('waits for x-ratelimit-reset on a primary-limit 429 and retries', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/core/errors';
-import { ProviderError } from '../../../src/providers/http-client';
 import { githubAuthHeaders, githubErrorMessage, githubManifest } from '../../../src/providers/github';
-import { isRateLimitError, nextLink, resolveOptions } from '../../../src/providers/github/api';
+import { githubIsRateLimited } from '../../../src/providers/github/http';
+import { nextLink, resolveOptions } from '../../../src/providers/github/api';
 
 describe('github http profile', () => {
   it('sends a bearer token, the media type, the API version and a User-Agent', () => {
@@ -41,12 +40,13 @@ describe('github http profile', () => {
     expect(nextLink(undefined)).toBeNull();
   });
 
-  it('recognises GitHub rate-limit 403s and 429s by their message', () => {
-    expect(isRateLimitError(new ProviderError('github', 403, 'API rate limit exceeded for user ID 1.', {}))).toBe(true);
-    expect(isRateLimitError(new ProviderError('github', 403, 'You have exceeded a secondary rate limit. Please wait…', {}))).toBe(true);
-    expect(isRateLimitError(new ProviderError('github', 403, 'Resource not accessible by personal access token', {}))).toBe(false);
-    expect(isRateLimitError(new ProviderError('github', 404, 'rate limit', {}))).toBe(false);
-    expect(isRateLimitError(new AppError('provider_error', 'rate limit'))).toBe(false);
+  it('recognises GitHub rate-limit 403s and 429s by their header or message', () => {
+    const message = (m: string) => ({ message: m, documentation_url: 'https://docs.github.com' });
+    expect(githubIsRateLimited(403, { 'x-ratelimit-remaining': '0' }, message('API rate limit exceeded for user ID 1.'))).toBe(true);
+    expect(githubIsRateLimited(403, {}, message('You have exceeded a secondary rate limit. Please wait…'))).toBe(true);
+    expect(githubIsRateLimited(429, { 'retry-after': '60' }, message('You have exceeded a secondary rate limit.'))).toBe(true);
+    expect(githubIsRateLimited(403, { 'x-ratelimit-remaining': '4999' }, message('Resource not accessible by personal access token'))).toBe(false);
+    expect(githubIsRateLimited(404, {}, message('rate limit'))).toBe(false);
   });
 
   it('clamps options to what GitHub allows', () => {
