@@ -4,6 +4,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../core/services';
+import rateLimit from '@fastify/rate-limit';
+import { AppError } from '../core/errors';
 import { registerApiKeyAuth } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { authRoutes } from './routes/auth';
@@ -65,6 +67,8 @@ export interface ServerOptions {
   services: Services;
   jobs: JobRunner;
   bodyLimitBytes: number;
+  /** Requests per minute and API key; 0 disables the limit. */
+  rateLimitPerMinute: number;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
 }
@@ -119,6 +123,20 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
   registerApiKeyAuth(app, opts.services.apiKeys);
+  if (opts.rateLimitPerMinute > 0) {
+    // After authentication (preHandler), so the budget belongs to the API key, not to an address.
+    await app.register(rateLimit, {
+      hook: 'preHandler',
+      max: opts.rateLimitPerMinute,
+      timeWindow: 60_000,
+      allowList: (request) => !request.access,
+      keyGenerator: (request) => request.access?.apiKeyId ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new AppError('rate_limited', `more than ${context.max} requests a minute with this API key; retry in ${context.after}`, {}, {
+          'retry-after': String(Math.ceil(context.ttl / 1000)),
+        }),
+    });
+  }
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

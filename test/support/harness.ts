@@ -71,7 +71,8 @@ export async function freshDatabase(): Promise<{ target: DatabaseTarget; drop():
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', PORT: '0', OMNIPORT_ENV: 'test', ...overrides });
+  // No request budget unless a test sets one: suites poll and page quickly.
+  return loadConfig({ LOG_LEVEL: 'silent', PORT: '0', OMNIPORT_ENV: 'test', OMNIPORT_RATE_LIMIT_PER_MINUTE: '0', ...overrides });
 }
 
 export interface TestServerOptions {
