@@ -520,3 +520,35 @@ async function build(file: string, options: ValidatorOptions): Promise<OpenApiVa
     },
   };
 }
+
+/**
+ * What a simulator found against its provider's description: violations (merged by kind, operation,
+ * place and message, with a count), and the suppressed known deviations (capped) with their reasons.
+ */
+export function createViolationLog(known: readonly KnownDeviation[]) {
+  const violations: SpecViolation[] = [];
+  const deviations: { violation: SpecViolation; reason: string }[] = [];
+  const index = new Map<string, SpecViolation>();
+  return {
+    violations,
+    deviations,
+    record(found: SpecViolation[]) {
+      const { kept, suppressed } = filterKnownDeviations(found, known);
+      deviations.push(...suppressed.slice(0, Math.max(0, 1000 - deviations.length)));
+      for (const v of kept) {
+        const key = `${v.kind}|${v.operationId}|${v.status}|${v.location}|${v.pointer}|${v.keyword}|${v.message}`;
+        const prev = index.get(key);
+        if (prev) prev.count += v.count;
+        else {
+          index.set(key, v);
+          violations.push(v);
+        }
+      }
+    },
+    clear() {
+      violations.length = 0;
+      deviations.length = 0;
+      index.clear();
+    },
+  };
+}

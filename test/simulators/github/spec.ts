@@ -10,7 +10,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  filterKnownDeviations,
+  createViolationLog,
   loadOpenApiValidator,
   type KnownDeviation,
   type OpenApiValidator,
@@ -112,24 +112,8 @@ export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | n
   const compiled = enabled ? await compilableSpec(file!) : undefined;
   const validator: OpenApiValidator | undefined = compiled ? await loadOpenApiValidator(compiled.file) : undefined;
   const known = opts.deviations ?? GITHUB_KNOWN_DEVIATIONS;
-  const violations: SpecViolation[] = [];
-  const deviations: { violation: SpecViolation; reason: string }[] = [];
+  const { violations, deviations, record, clear: clearLog } = createViolationLog(known);
   const undocumented: { method: string; path: string }[] = [];
-  const index = new Map<string, SpecViolation>();
-
-  const record = (found: SpecViolation[]) => {
-    const { kept, suppressed } = filterKnownDeviations(found, known);
-    for (const s of suppressed) if (deviations.length < 1000) deviations.push(s);
-    for (const v of kept) {
-      const key = `${v.kind}|${v.operationId}|${v.status}|${v.location}|${v.pointer}|${v.keyword}|${v.message}`;
-      const prev = index.get(key);
-      if (prev) prev.count += v.count;
-      else {
-        index.set(key, v);
-        violations.push(v);
-      }
-    }
-  };
 
   return {
     available: Boolean(validator),
@@ -161,10 +145,8 @@ export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | n
       record(validator.validateResponse({ method: req.method, path: req.path, operation: op, status, body }));
     },
     clear() {
-      violations.length = 0;
-      deviations.length = 0;
+      clearLog();
       undocumented.length = 0;
-      index.clear();
     },
   };
 }

@@ -11,7 +11,7 @@
  * violation (`violations`), which tests assert stays empty.
  */
 import {
-  filterKnownDeviations,
+  createViolationLog,
   loadOpenApiValidator,
   type KnownDeviation,
   type OpenApiValidator,
@@ -137,24 +137,8 @@ export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | n
   const enabled = opts.enabled !== false && Boolean(file);
   const validator: OpenApiValidator | undefined = enabled ? await loadOpenApiValidator(file!, { relaxNullable: 'all' }) : undefined;
   const known = opts.deviations ?? GITLAB_KNOWN_DEVIATIONS;
-  const violations: SpecViolation[] = [];
-  const deviations: { violation: SpecViolation; reason: string }[] = [];
+  const { violations, deviations, record, clear: clearLog } = createViolationLog(known);
   const undocumented: { method: string; path: string }[] = [];
-  const index = new Map<string, SpecViolation>();
-
-  const record = (found: SpecViolation[]) => {
-    const { kept, suppressed } = filterKnownDeviations(found, known);
-    for (const s of suppressed) if (deviations.length < 1000) deviations.push(s);
-    for (const v of kept) {
-      const key = `${v.kind}|${v.operationId}|${v.status}|${v.location}|${v.pointer}|${v.keyword}|${v.message}`;
-      const prev = index.get(key);
-      if (prev) prev.count += v.count;
-      else {
-        index.set(key, v);
-        violations.push(v);
-      }
-    }
-  };
   const isApi = (path: string) => path.startsWith('/api/v4/');
 
   return {
@@ -186,10 +170,8 @@ export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | n
       record(validator.validateResponse({ method: req.method, path: req.path, operation: op, status, body }));
     },
     clear() {
-      violations.length = 0;
-      deviations.length = 0;
+      clearLog();
       undocumented.length = 0;
-      index.clear();
     },
   };
 }

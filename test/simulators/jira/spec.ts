@@ -4,7 +4,7 @@
  * When the file is absent validation is skipped and `available` is false.
  */
 import {
-  filterKnownDeviations,
+  createViolationLog,
   loadOpenApiValidator,
   type KnownDeviation,
   type OpenApiValidator,
@@ -41,28 +41,12 @@ export interface SpecCheck {
 }
 
 export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | null; deviations?: readonly KnownDeviation[] } = {}): Promise<SpecCheck> {
-  const violations: SpecViolation[] = [];
-  const deviations: { violation: SpecViolation; reason: string }[] = [];
   const undocumented: { method: string; path: string }[] = [];
   const file = opts.file === null ? undefined : (opts.file ?? specPath('jira', 'swagger-v3.v3.json'));
   const enabled = opts.enabled !== false && Boolean(file);
   const validator: OpenApiValidator | undefined = enabled ? await loadOpenApiValidator(file!, { relaxNullable: 'scalars' }) : undefined;
   const known = opts.deviations ?? JIRA_KNOWN_DEVIATIONS;
-  const index = new Map<string, SpecViolation>();
-
-  const record = (found: SpecViolation[]) => {
-    const { kept, suppressed } = filterKnownDeviations(found, known);
-    deviations.push(...suppressed.slice(0, Math.max(0, 1000 - deviations.length)));
-    for (const v of kept) {
-      const key = `${v.kind}|${v.operationId}|${v.status}|${v.location}|${v.pointer}|${v.keyword}|${v.message}`;
-      const prev = index.get(key);
-      if (prev) prev.count += v.count;
-      else {
-        index.set(key, v);
-        violations.push(v);
-      }
-    }
-  };
+  const { violations, deviations, record } = createViolationLog(known);
 
   return {
     available: enabled,
