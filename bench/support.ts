@@ -11,7 +11,13 @@ import type { ProviderRegistry } from '../src/providers/registry';
  */
 export async function startBenchServer(providers: ProviderRegistry) {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', OMNIPORT_ENV: 'bench', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    OMNIPORT_ENV: 'bench',
+    OMNIPORT_ALLOW_PRIVATE_URLS: 'true', // the simulators listen on loopback
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const omniport: Omniport = await createOmniport(config, {
     target: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite-instance', instance: new PGlite() },
     box: new SecretBox(randomBytes(32)),

@@ -1,7 +1,6 @@
-import dns from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from './errors';
+import { hostReach } from './network';
 import { sha256Hex, type SecretBox, type Signer } from './secrets';
 import { redirectAllowed, type ConnectSettingsService } from './connect-settings';
 import type { ConnectionService, ConnectionView } from './connections';
@@ -229,14 +228,3 @@ export class ConnectService {
 }
 
 /** `public` when every address the name resolves to is a public unicast address. */
-async function hostReach(hostname: string): Promise<'public' | 'private' | 'unresolved'> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string }[];
-  try {
-    addresses = ipaddr.isValid(host) ? [{ address: host }] : await dns.lookup(host, { all: true });
-  } catch {
-    return 'unresolved';
-  }
-  if (addresses.length === 0) return 'unresolved';
-  return addresses.every((a) => ipaddr.process(a.address).range() === 'unicast') ? 'public' : 'private';
-}

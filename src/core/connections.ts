@@ -1,4 +1,5 @@
 import { AppError, notFound } from './errors';
+import { assertReachableFromInternet } from './network';
 import { isUuid, type AccessContext } from './access';
 import { newConnectionToken, sha256Hex, type SecretBox } from './secrets';
 import type { LinkedUserService } from './linked-users';
@@ -45,6 +46,8 @@ export class ConnectionService {
     private readonly box: SecretBox,
     private readonly contexts: ProviderContexts,
     private readonly connect: ConnectRepo,
+    /** Provider addresses may be private or loopback (simulators, on-premise products); off by default. */
+    private readonly allowPrivateUrls: boolean,
   ) {}
 
   /**
@@ -164,6 +167,7 @@ export class ConnectionService {
   /** One cheap call with the credentials; refused credentials are a 422, a failing provider keeps its 5xx. */
   private async verify(provider: string, baseUrl: string, credentials: Record<string, string>): Promise<void> {
     const adapter = this.providers.adapter(provider)!;
+    if (!this.allowPrivateUrls && baseUrl !== adapter.manifest.defaultBaseUrl) await assertReachableFromInternet(baseUrl, 'base_url');
     try {
       await adapter.verifyCredentials(this.contexts.build(adapter, `verify:${provider}`, baseUrl, credentials));
     } catch (err) {

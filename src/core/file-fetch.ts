@@ -1,8 +1,8 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 import { AppError } from './errors';
+import { isPublicAddress } from './network';
 import type { FileUpload } from '../providers/types';
 
 const MAX_BYTES = 25 * 1024 * 1024;
@@ -12,7 +12,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 4);
     const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => ipaddr.process(a.address).range() !== 'unicast');
+    const bad = list.find((a) => !isPublicAddress(a.address));
     if (bad || list.length === 0) {
       return callback(Object.assign(new Error(`address of ${hostname} is not public`), { code: 'EPRIVATE' }), '', 4);
     }

@@ -64,7 +64,7 @@ export function createServices(deps: {
   const fieldMapping = new FieldMappingService(new FieldMappingRepo(deps.database.db), linkedUsers, deps.providers, contexts);
   const objects = new UnifiedObjects(unified, controlPlane, fieldMapping);
   const connectRepo = new ConnectRepo(deps.database.db);
-  const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo);
+  const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo, deps.config.allowPrivateUrls);
   const connectSettings = new ConnectSettingsService(connectRepo, deps.providers);
   const oauthApps = new OAuthAppService(connectRepo, deps.providers, deps.box);
   const connect = new ConnectService(connectRepo, controlPlane, deps.providers, connectSettings, connections, deps.config.allowPrivateUrls, deps.box);

@@ -94,7 +94,7 @@ describe('token-based providers on the connect page', () => {
   });
 
   it('refuses private and loopback account addresses unless configured', async () => {
-    const strict = await startTestServer({ providers: connectRegistry(), work: false });
+    const strict = await startTestServer({ providers: connectRegistry(), work: false, env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'false' } });
     try {
       const link = await createLink(strict, { linked_user_origin_id: 'cust-form-4' });
       const callsBefore = sim.apiCalls.length;

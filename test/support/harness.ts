@@ -71,8 +71,16 @@ export async function freshDatabase(): Promise<{ target: DatabaseTarget; drop():
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  // No request budget unless a test sets one: suites poll and page quickly.
-  return loadConfig({ LOG_LEVEL: 'silent', PORT: '0', OMNIPORT_ENV: 'test', OMNIPORT_RATE_LIMIT_PER_MINUTE: '0', ...overrides });
+  // No request budget unless a test sets one (suites poll and page quickly); provider simulators
+  // listen on loopback, so private addresses are allowed unless a test checks their refusal.
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    OMNIPORT_ENV: 'test',
+    OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
+    OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
+    ...overrides,
+  });
 }
 
 export interface TestServerOptions {
