@@ -13,7 +13,7 @@
 import { ProviderRegistry } from '../src/providers/registry';
 import { hubspotAdapter } from '../src/providers/hubspot';
 import { startHubSpotSimulator } from '../test/simulators/hubspot';
-import { startBenchServer, trackPeakRss } from './support';
+import { batchRun, connect, startBenchServer, syncAll } from './support';
 
 const contacts = Number(process.argv[2] ?? 20_000);
 const deals = Number(process.argv[3] ?? 5_000);
@@ -24,38 +24,14 @@ sim.seedCompanies(200);
 sim.seedContacts(contacts, { associateCompanies: true });
 sim.seedDeals(deals, { associateContacts: true });
 const bench = await startBenchServer(new ProviderRegistry([hubspotAdapter]));
-const created = await bench.call('POST', '/connections', {
-  provider: 'hubspot',
-  linked_user_origin_id: 'bench',
-  credentials: { access_token: 'hs-test-token' },
-  base_url: sim.url,
-});
-if (created.status !== 201) throw new Error(`connection: ${JSON.stringify(created.body)}`);
-const connectionId: string = created.body.data.id_connection;
-const token: string = created.body.data.connection_token;
-const { sync, controlPlane } = bench.omniport.services;
-
-async function syncAll(label: string) {
-  const streams = sync.streamsOf((await controlPlane.findConnectionById(connectionId))!);
-  const rss = trackPeakRss();
-  const requestsBefore = sim.requests.length;
-  const started = performance.now();
-  const results = [];
-  for (const stream of streams) results.push(await sync.run(connectionId, stream));
-  const seconds = (performance.now() - started) / 1000;
-  const peak = rss.stop();
-  const records = results.reduce((n, r) => n + r.records, 0);
-  console.log(
-    `${label}: ${records} records in ${seconds.toFixed(1)} s — ${Math.round(records / seconds)} records/s, ${sim.requests.length - requestsBefore} HubSpot calls, peak RSS ${peak} MiB`,
-  );
-  for (const r of results) console.log(`  ${r.stream}: ${r.records} (${r.mode})`);
-}
+const { connectionId, token } = await connect(bench, { provider: 'hubspot', credentials: { access_token: 'hs-test-token' }, base_url: sim.url });
+const syncOptions = { calls: () => sim.requests.length, provider: 'HubSpot' };
 
 console.log(`HubSpot benchmark on ${bench.database}: ${contacts} contacts, ${deals} deals, 200 companies`);
-await syncAll('full sync');
+await syncAll(bench, connectionId, 'full sync', syncOptions);
 const changed = Math.max(1, Math.round(contacts / 100));
 for (const c of sim.records('contacts').slice(0, changed)) sim.updateRecord('contacts', c.id, { firstname: `Changed ${c.id}` });
-await syncAll(`incremental sync after ${changed} remote changes`);
+await syncAll(bench, connectionId, `incremental sync after ${changed} remote changes`, syncOptions);
 
 const companyId = (await bench.call('GET', '/crm/companies?limit=1', undefined, { 'x-connection-token': token })).body.data[0].id as string;
 let serial = 0;
@@ -75,24 +51,9 @@ const batch = () =>
     };
   });
 
-async function batchRun(label: string) {
-  const rss = trackPeakRss();
-  const started = performance.now();
-  let ok = 0;
-  for (let b = 0; b < batches; b++) {
-    const res = await bench.call('POST', '/crm/contacts/batch', batch(), { 'x-connection-token': token });
-    if (res.status !== 201) throw new Error(`batch answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    ok += res.body.data.length;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `${label}: ${ok} contacts in ${batches} batches, ${seconds.toFixed(1)} s — ${Math.round(ok / seconds)} contacts/s, ${((seconds * 1000) / batches).toFixed(0)} ms per batch of 100, peak RSS ${rss.stop()} MiB`,
-  );
-}
-
-await batchRun('contacts batch, simulator answering at once');
+await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, simulator answering at once', batches, batch);
 const slow = sim.faults.add({ method: 'POST', path: '/crm/v3/objects/contacts/batch/create', delayMs: 300, times: Infinity });
-await batchRun('contacts batch, 300 ms per HubSpot batch call');
+await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, 300 ms per HubSpot batch call', batches, batch);
 sim.faults.remove(slow);
 
 await bench.omniport.close();

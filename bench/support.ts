@@ -53,3 +53,67 @@ export function percentile(values: number[], p: number) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+type Bench = Awaited<ReturnType<typeof startBenchServer>>;
+
+/** POST /connections for the benchmark's linked user; throws unless 201. */
+export async function connect(bench: Bench, body: { provider: string; credentials: Record<string, string>; base_url: string }) {
+  const created = await bench.call('POST', '/connections', { linked_user_origin_id: 'bench', ...body });
+  if (created.status !== 201) throw new Error(`connection: ${JSON.stringify(created.body)}`);
+  return { connectionId: created.body.data.id_connection as string, token: created.body.data.connection_token as string };
+}
+
+/**
+ * Runs every sync stream of the connection in order, in this process, and prints records/s, peak RSS,
+ * provider calls (when `calls` counts them) and each stream's records and time. `per` adds a rate for
+ * one stream (e.g. tickets/s).
+ */
+export async function syncAll(
+  bench: Bench,
+  connectionId: string,
+  label: string,
+  opts: { calls?: () => number; provider?: string; per?: { stream: string; unit: string } } = {},
+) {
+  const { sync, controlPlane } = bench.omniport.services;
+  const streams = sync.streamsOf((await controlPlane.findConnectionById(connectionId))!);
+  const rss = trackPeakRss();
+  const callsBefore = opts.calls?.() ?? 0;
+  const started = performance.now();
+  const results: { stream: string; records: number; mode?: string; seconds: number }[] = [];
+  for (const stream of streams) {
+    const t0 = performance.now();
+    const r = await sync.run(connectionId, stream);
+    results.push({ stream, records: r.records, mode: r.mode, seconds: (performance.now() - t0) / 1000 });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const peak = rss.stop();
+  const records = results.reduce((n, r) => n + r.records, 0);
+  const per = opts.per && results.find((r) => r.stream === opts.per!.stream);
+  const parts = [
+    `${records} records${per ? ` (${per.records} ${opts.per!.unit})` : ''} in ${seconds.toFixed(1)} s`,
+    `${per ? `${Math.round(per.records / seconds)} ${opts.per!.unit}/s, ` : ''}${Math.round(records / seconds)} records/s`,
+    ...(opts.calls ? [`${opts.calls() - callsBefore} ${opts.provider ?? 'provider'} calls`] : []),
+    `peak RSS ${peak} MiB`,
+  ];
+  console.log(`${label}: ${parts.join(' — ')}`);
+  for (const r of results) console.log(`  ${r.stream}: ${r.records} (${r.mode}) in ${r.seconds.toFixed(2)} s`);
+}
+
+/** Posts `batches` batches to a batch endpoint and prints objects/s and time per batch. */
+export async function batchRun(bench: Bench, token: string, path: string, label: string, batches: number, makeBatch: () => unknown[]) {
+  const rss = trackPeakRss();
+  const started = performance.now();
+  let ok = 0;
+  let size = 0;
+  for (let b = 0; b < batches; b++) {
+    const body = makeBatch();
+    size = body.length;
+    const res = await bench.call('POST', path, body, { 'x-connection-token': token });
+    if (res.status !== 201) throw new Error(`batch answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    ok += res.body.data.length;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `${label}: ${ok} objects in ${batches} batches, ${seconds.toFixed(1)} s — ${Math.round(ok / seconds)} objects/s, ${((seconds * 1000) / batches).toFixed(0)} ms per batch of ${size}, peak RSS ${rss.stop()} MiB`,
+  );
+}
