@@ -47,6 +47,7 @@ import {
   type SimRequest,
   type SimResponse,
 } from '../shared/http-kit';
+import { compareKeys, type SortKey } from '../shared/keyset';
 import { boundaryOf, nestForm, parseMultipart, splitFiles } from './multipart';
 import { Serializer } from './serialize';
 import { FRONT_KNOWN_DEVIATIONS, loadSpecCheck, type KnownDeviation, type SpecViolation } from './spec';
@@ -164,19 +165,6 @@ function route(method: string, pattern: string, handler: Route['handler']): Rout
   return { method, regex, keys, handler };
 }
 
-type SortKey = Array<number | string>;
-
-function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
 
 const encodeToken = (key: SortKey) => Buffer.from(JSON.stringify(key)).toString('base64url');
 function decodeToken(token: string): SortKey {

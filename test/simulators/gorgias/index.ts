@@ -40,6 +40,7 @@ import {
   type SimRequest,
   type SimResponse,
 } from '../shared/http-kit';
+import { compareKeys, type SortKey } from '../shared/keyset';
 import { asFieldErrors, BODIES, checkBody, checkQuery, QUERIES, type Schema } from './contract';
 import { boundaryOf, parseMultipart } from './multipart';
 import { Serializer } from './serialize';
@@ -155,19 +156,6 @@ function fail(status: number, msg: string, data?: Record<string, unknown>): neve
   throw new SimHttpError({ status, body: errorBody(msg, data) });
 }
 
-type SortKey = Array<number | string>;
-
-function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
 
 interface Route {
   method: string;
