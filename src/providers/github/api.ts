@@ -1,9 +1,8 @@
 /**
- * GitHub request helpers shared by sync and writes: one call wrapper, Link-header pagination to the last page, the repositories of
+ * GitHub request helpers shared by sync and writes: Link-header pagination to the last page, the repositories of
  * the connection, the token's user and its push access per repository. Everything goes through the
  * connection's client (`ctx.http`).
  */
-import type { Dispatcher } from 'undici';
 import { AppError } from '../../core/errors';
 import { ProviderError, type RequestOptions } from '../http-client';
 import type { AdapterContext } from '../types';
@@ -30,14 +29,6 @@ export function resolveOptions(o: GithubAdapterOptions = {}): ResolvedOptions {
 }
 
 export const isStatus = (err: unknown, ...statuses: number[]) => err instanceof ProviderError && statuses.includes(err.providerStatus);
-
-/**
- * One call through the connection's client. GitHub's rate-limit 403s are recognised by the HTTP profile
- * (`githubIsRateLimited`), so the client waits them out like 429s.
- */
-export function call<T>(ctx: AdapterContext, _o: ResolvedOptions, method: Dispatcher.HttpMethod, path: string, opts?: RequestOptions) {
-  return ctx.http.request<T>(method, path, opts);
-}
 
 /** The `rel="next"` URL of a Link header, if any. */
 export function nextLink(link: string | undefined): string | null {
@@ -70,8 +61,8 @@ export async function* pages<T>(
   const seen = new Set<string>();
   for (;;) {
     const res = first
-      ? await call<T[]>(ctx, o, 'GET', path, { query: { ...opts.query, per_page: o.pageSize }, headers: opts.headers })
-      : await call<T[]>(ctx, o, 'GET', url!, { headers: opts.headers });
+      ? await ctx.http.request<T[]>('GET', path, { query: { ...opts.query, per_page: o.pageSize }, headers: opts.headers })
+      : await ctx.http.request<T[]>('GET', url!, { headers: opts.headers });
     first = false;
     if (!Array.isArray(res.data)) {
       throw new AppError('provider_error', `GitHub answered ${path} with something other than a list`, { provider: PROVIDER, provider_status: res.status });
@@ -108,7 +99,7 @@ export async function viewerLogin(ctx: AdapterContext, o: ResolvedOptions): Prom
   const key = ctx.connectionId;
   const hit = viewers.get(key);
   if (hit && Date.now() - hit.at < o.viewerCacheMs) return hit.login;
-  const res = await call<GhUser>(ctx, o, 'GET', '/user');
+  const res = await ctx.http.request<GhUser>('GET', '/user');
   const login = res.data?.login;
   if (typeof login !== 'string' || login === '') throw new AppError('provider_error', 'GitHub did not name the token\'s user', { provider: PROVIDER });
   viewers.set(key, { login, at: Date.now() });
@@ -123,7 +114,7 @@ export async function canPush(ctx: AdapterContext, o: ResolvedOptions, repo: Rep
   const key = `${ctx.connectionId}\u0000${repo.owner.toLowerCase()}/${repo.repo.toLowerCase()}`;
   const hit = permissions.get(key);
   if (hit && Date.now() - hit.at < o.permissionCacheMs) return hit.push;
-  const res = await call<GhRepository>(ctx, o, 'GET', repoPath(repo));
+  const res = await ctx.http.request<GhRepository>('GET', repoPath(repo));
   const p = res.data?.permissions;
   const push = p ? Boolean(p.push || p.maintain || p.admin) : undefined;
   permissions.set(key, { push, at: Date.now() });

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../core/errors';
 import type { AdapterContext, ProviderAdapter } from '../types';
-import { call, resolveOptions, type GithubAdapterOptions } from './api';
+import { resolveOptions, type GithubAdapterOptions } from './api';
 import { githubHttpProfile } from './http';
 import { githubManifest } from './manifest';
 import { githubSyncers } from './sync';
@@ -24,7 +24,7 @@ export function createGithubAdapter(options: GithubAdapterOptions = {}): Provide
     http: githubHttpProfile,
     /** `GET /user` must name the token's user (401 Bad credentials otherwise). */
     async verifyCredentials(ctx: AdapterContext): Promise<void> {
-      const res = await call<GhUser>(ctx, o, 'GET', '/user');
+      const res = await ctx.http.request<GhUser>('GET', '/user');
       if (!res.data || typeof res.data.login !== 'string') {
         throw new AppError('provider_error', 'GitHub accepted the token but did not name its user', { provider: 'github', provider_status: res.status });
       }

@@ -9,7 +9,7 @@
  * completes marks what it did not see as deleted.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
-import { call, compareNames, isStatus, listRepos, pages, type ResolvedOptions } from './api';
+import { compareNames, isStatus, listRepos, pages, type ResolvedOptions } from './api';
 import { isPullRequestComment, unifyComment } from './comment.mapper';
 import { MEDIA_TYPE_FULL } from './http';
 import { unifyRepository } from './repository.mapper';
@@ -105,7 +105,7 @@ function usersSyncer(o: ResolvedOptions): ObjectSyncer {
         seen.add(k);
         return true;
       };
-      const me = (await call<GhUser>(ctx, o, 'GET', '/user')).data;
+      const me = (await ctx.http.request<GhUser>('GET', '/user')).data;
       if (me && typeof me.login === 'string') {
         fresh(me);
         yield { records: [unifyUser(me)], resume: opts.resume ?? null };

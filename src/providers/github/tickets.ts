@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../core/errors';
 import type { AdapterContext, BulkItemResult, CommentWrite, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
-import { call, canPush, viewerLogin, type ResolvedOptions } from './api';
+import { canPush, viewerLogin, type ResolvedOptions } from './api';
 import { desunifyComment, unifyComment } from './comment.mapper';
 import { MEDIA_TYPE_FULL } from './http';
 import { desunifyTicket, droppedFields, issueRefOf, unifyIssue } from './ticket.mapper';
@@ -37,7 +37,7 @@ function checkDropped(asked: GhIssueWrite, issue: GhIssue, ref: IssueRef, after:
 }
 
 async function postComment(ctx: AdapterContext, o: ResolvedOptions, ref: IssueRef, body: string): Promise<GhComment> {
-  const res = await call<GhComment>(ctx, o, 'POST', `${issuePath(ref)}/comments`, { json: { body }, headers: { accept: MEDIA_TYPE_FULL } });
+  const res = await ctx.http.request<GhComment>('POST', `${issuePath(ref)}/comments`, { json: { body }, headers: { accept: MEDIA_TYPE_FULL } });
   return res.data;
 }
 
@@ -72,7 +72,7 @@ export function githubTicketOperations(o: ResolvedOptions): TicketingOperations 
   async function createTicket(ctx: AdapterContext, input: TicketWrite): Promise<WriteResult> {
     const { repo, body, closeAfterCreate, comments } = desunifyTicket(input, 'create');
     await checkPush(ctx, o, repo!, body);
-    const res = await call<GhIssue>(ctx, o, 'POST', `${repoPath(repo!)}/issues`, { json: body });
+    const res = await ctx.http.request<GhIssue>('POST', `${repoPath(repo!)}/issues`, { json: body });
     let issue = res.data;
     if (!issue || typeof issue.number !== 'number') throw new AppError('provider_error', 'GitHub did not return the created issue', { provider: PROVIDER });
     const ref = refOf(issue, { ...repo!, number: issue.number });
@@ -80,13 +80,13 @@ export function githubTicketOperations(o: ResolvedOptions): TicketingOperations 
     const related = await addComments(ctx, o, ref, comments, 'created');
     if (closeAfterCreate) {
       try {
-        issue = (await call<GhIssue>(ctx, o, 'PATCH', issuePath(ref), { json: { state: 'closed', state_reason: 'completed' } })).data;
+        issue = (await ctx.http.request<GhIssue>('PATCH', issuePath(ref), { json: { state: 'closed', state_reason: 'completed' } })).data;
       } catch (err) {
         throw afterWrite(err, `GitHub issue ${issueRemoteId(ref)} was created, but closing it failed`, ref);
       }
     } else if (related.length > 0) {
       // The comments changed updated_at and the comment count: answer the issue as it is now.
-      issue = (await call<GhIssue>(ctx, o, 'GET', issuePath(ref))).data;
+      issue = (await ctx.http.request<GhIssue>('GET', issuePath(ref))).data;
     }
     return { record: unifyIssue(issue, ctx.ids), related };
   }
@@ -113,14 +113,14 @@ export function githubTicketOperations(o: ResolvedOptions): TicketingOperations 
       let issue: GhIssue;
       if (Object.keys(body).length > 0) {
         await checkPush(ctx, o, ref, body);
-        issue = (await call<GhIssue>(ctx, o, 'PATCH', issuePath(ref), { json: body })).data;
+        issue = (await ctx.http.request<GhIssue>('PATCH', issuePath(ref), { json: body })).data;
         checkDropped(body, issue, refOf(issue, ref), 'updated');
       } else {
-        issue = (await call<GhIssue>(ctx, o, 'GET', issuePath(ref))).data;
+        issue = (await ctx.http.request<GhIssue>('GET', issuePath(ref))).data;
       }
       const current = refOf(issue, ref);
       const related = await addComments(ctx, o, current, comments, 'updated');
-      if (related.length > 0) issue = (await call<GhIssue>(ctx, o, 'GET', issuePath(current))).data;
+      if (related.length > 0) issue = (await ctx.http.request<GhIssue>('GET', issuePath(current))).data;
       return { record: unifyIssue(issue, ctx.ids), related };
     },
 
