@@ -10,16 +10,24 @@ export const errorCodes = {
   route_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A request with the same Idempotency-Key is still being processed. */
+  idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
   unknown_reference: 422,
   unsupported_by_provider: 422,
+  /** The Idempotency-Key was already used with another request body. */
+  idempotency_key_reused: 422,
   rate_limited: 429,
   provider_error: 502,
+  /** The write may or may not have reached the provider, and Omniport could not find out. */
+  outcome_unknown: 502,
   provider_unavailable: 503,
   provider_rate_limited: 503,
   provider_timeout: 504,
+  /** Omniport's own database cannot be reached right now (retry after Retry-After). */
+  database_unavailable: 503,
   internal_error: 500,
 } as const;
 
