@@ -28,8 +28,13 @@ export interface RequestOptions {
   json?: unknown;
   body?: Buffer | string;
   headers?: Record<string, string>;
-  /** Retry 5xx and network errors for this non-idempotent call too (only when the provider dedupes). */
-  retryUnsafe?: boolean;
+  /** A read sent with another method than GET (a search, a GraphQL query): retried and failing like a GET. */
+  read?: boolean;
+  /**
+   * Whether repeating this write is harmless. Defaults: PUT and DELETE yes, POST and PATCH no. Say `true`
+   * for a POST the provider deduplicates (its idempotency key), `false` for a PUT that appends (a comment).
+   */
+  idempotent?: boolean;
 }
 
 export interface ProviderResponse<T> {
@@ -92,7 +97,9 @@ export class ProviderHttpClient {
 
   private async withRetries<T>(method: Dispatcher.HttpMethod, url: URL, o: RequestOptions): Promise<ProviderResponse<T>> {
     const provider = this.opts.manifest.name;
-    const idempotent = method === 'GET' || method === 'PUT' || method === 'DELETE' || o.retryUnsafe === true;
+    const write = !(method === 'GET' || method === 'HEAD' || o.read === true);
+    // A write is sent again only when repeating it is harmless; otherwise only when it surely did not arrive.
+    const repeatable = !write || (o.idempotent ?? (method === 'PUT' || method === 'DELETE'));
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.opts.maxRetries;
@@ -113,21 +120,14 @@ export class ProviderHttpClient {
           bodyTimeout: this.opts.timeoutMs,
         });
       } catch (err) {
-        if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-          if (idempotent && !last) {
-            await sleep(this.backoff(attempt));
-            continue;
-          }
-          throw new AppError('provider_timeout', `${provider} did not answer within ${this.opts.timeoutMs} ms`, { provider });
-        }
-        // Connection refused/reset: a POST may or may not have arrived, so only idempotent calls retry
-        // unless nothing was sent at all.
+        const timedOut = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
         const code = (err as { code?: string }).code;
-        const nothingSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-        if ((idempotent || nothingSent) && !last) {
+        if ((repeatable || (!timedOut && nothingSent(code))) && !last) {
           await sleep(this.backoff(attempt));
           continue;
         }
+        if (write && !nothingSent(code)) throw new OutcomeUnknownError(provider, timedOut ? `no answer within ${this.opts.timeoutMs} ms` : `the connection failed (${code ?? 'network error'})`);
+        if (timedOut) throw new AppError('provider_timeout', `${provider} did not answer within ${this.opts.timeoutMs} ms`, { provider });
         throw new AppError('provider_unavailable', `${provider} could not be reached (${code ?? 'network error'})`, { provider });
       }
 
@@ -144,13 +144,18 @@ export class ProviderHttpClient {
           continue;
         }
       }
+      // A rate-limit answer means the provider refused the call: any call, writes included, may be sent again.
       const rateLimited = status === 429 || (status !== 503 && this.opts.isRateLimited?.(status, headers, data) === true);
+      if (status >= 500 && write && !repeatable) {
+        throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
+      }
       if (rateLimited || status === 503) {
         const waitMs = this.retryAfterMs(headers) ?? this.backoff(attempt);
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
           await sleep(waitMs);
           continue;
         }
+        if (!rateLimited && write) throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
         const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
         throw new AppError(
           rateLimited ? 'provider_rate_limited' : 'provider_unavailable',
@@ -159,9 +164,12 @@ export class ProviderHttpClient {
           { 'retry-after': retryAfter },
         );
       }
-      if (status >= 500 && idempotent && !last) {
-        await sleep(this.backoff(attempt));
-        continue;
+      if (status >= 500) {
+        if (!last) {
+          await sleep(this.backoff(attempt));
+          continue;
+        }
+        if (write) throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
       }
       throw new ProviderError(provider, status, this.message(data), data);
     }
@@ -212,6 +220,28 @@ export class ProviderError extends AppError {
       { provider, provider_status: providerStatus, provider_message: providerMessage },
     );
   }
+}
+
+/**
+ * A write that may or may not have reached the provider: it was sent, and no answer (a timeout, a reset
+ * connection) or a server error came back. Never retried blindly; the caller finds out or says so.
+ */
+export class OutcomeUnknownError extends AppError {
+  constructor(
+    readonly provider: string,
+    why: string,
+    details: Record<string, unknown> = {},
+  ) {
+    super('outcome_unknown', `${provider} may or may not have applied this write: ${why}. Omniport did not send it again; the next sync shows whether it happened`, {
+      provider,
+      ...details,
+    });
+  }
+}
+
+/** Connection failures where the request surely never left: nothing can have happened at the provider. */
+function nothingSent(code: string | undefined): boolean {
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors';
+import { OutcomeUnknownError } from '../http-client';
 import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
 import { apiRoot, currentUserId, webBase, type ResolvedOptions } from './api';
 import { desunifyComment, unifyNote, uploadMarkdown } from './comment.mapper';
@@ -135,7 +136,8 @@ export function gitlabTicketOperations(o: ResolvedOptions): TicketingOperations 
       try {
         note = await postNote(ctx, ref, { body: text, ...(internal !== undefined ? { internal } : {}) });
       } catch (err) {
-        await discardUploads(ctx, ref.projectId, uploads);
+        // The uploads stay when the note may exist (an unknown outcome): it would link to them.
+        if (!(err instanceof OutcomeUnknownError)) await discardUploads(ctx, ref.projectId, uploads);
         throw err;
       }
       const u = unifyNote(note, { ticketRemoteId: issueRemoteId(ref.projectId, ref.iid), projectId: ref.projectId, web: webBase(ctx) }, ctx.ids);

@@ -115,7 +115,7 @@ export async function searchModifiedPage(
       limit: q.limit,
     },
     // A search changes nothing: safe to retry.
-    retryUnsafe: true,
+    read: true,
   });
   const items = res.data?.results ?? [];
   const last = items[items.length - 1];

@@ -132,7 +132,7 @@ export async function batchReadAssociations(ctx: AdapterContext, from: HsType, t
     const inputs = ids.slice(i, i + 1000).map((id) => ({ id }));
     let results: HsV4BatchResult[] = [];
     try {
-      const res = await ctx.http.post<{ results?: HsV4BatchResult[] }>(`/crm/v4/associations/${from}/${to}/batch/read`, { json: { inputs } });
+      const res = await ctx.http.post<{ results?: HsV4BatchResult[] }>(`/crm/v4/associations/${from}/${to}/batch/read`, { json: { inputs }, read: true });
       results = res.data?.results ?? [];
     } catch (err) {
       // Nothing associated at all: some HubSpot versions answer 404 instead of 207.

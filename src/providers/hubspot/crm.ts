@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../core/errors';
 import type { CrmWritable } from '../../core/unified/crm';
-import { ProviderError } from '../http-client';
+import { OutcomeUnknownError, ProviderError } from '../http-client';
 import type { AdapterContext, BulkItemResult, CrmOperations, CrmWrite, WriteResult } from '../types';
 import { readObject } from './api';
 import { applyIntents, associationsForCreate, createBody, mapOfV3, mapOfWrites } from './associations';
@@ -17,12 +17,20 @@ import type { HsAssociationWrite, HsBatchError, HsBatchResponse, HsObject, HsPip
 import { PROVIDER, hsId, unsupported } from './util';
 
 const BATCH_SIZE = 100;
+/** How far HubSpot's clock may lag ours when deciding whether a contact found after a lost answer is ours. */
+const CLOCK_SKEW_MS = 60_000;
 
 interface Prepared {
   hsType: HsType;
   properties: Record<string, string>;
   associations: HsAssociationWrite[];
   intents: ReturnType<ObjectSpec['desunify']>['intents'];
+}
+
+/** A prepared input and its position in the caller's list. */
+interface Queued {
+  index: number;
+  p: Prepared;
 }
 
 function spec(objectType: string): ObjectSpec {
@@ -94,15 +102,112 @@ export function hubspotCrmOperations(catalog: PropertyCatalog): CrmOperations {
     throw new ProviderError(PROVIDER, 404, `no call, meeting or email ${id}`, null);
   }
 
+  /** One batch/create call of up to 100 inputs, each with its own `objectWriteTraceId` (its index). */
+  async function createChunk(ctx: AdapterContext, s: ObjectSpec, hsType: HsType, chunk: Queued[], results: BulkItemResult[]): Promise<void> {
+    const outcomes = await createInputs(ctx, s, hsType, chunk, async (items) => {
+      const res = await ctx.http.post<HsBatchResponse<HsObject>>(`/crm/v3/objects/${hsType}/batch/create`, {
+        json: {
+          inputs: items.map(({ index, p }) => ({
+            properties: p.properties,
+            ...(p.associations.length > 0 ? { associations: createBody(p.associations) } : {}),
+            objectWriteTraceId: String(index),
+          })),
+        },
+      });
+      const created = new Map<number, HsObject | HsBatchError>();
+      const body = res.data ?? {};
+      (body.results ?? []).forEach((obj, k) => {
+        // Trace ids come back on every result; without them (all created) the order is the input order.
+        const trace = obj.objectWriteTraceId ?? (!body.errors?.length && body.results?.length === items.length ? String(items[k]!.index) : undefined);
+        if (trace !== undefined) created.set(Number(trace), obj);
+      });
+      for (const e of body.errors ?? []) for (const trace of e.context?.objectWriteTraceId ?? []) if (!created.has(Number(trace))) created.set(Number(trace), e);
+      return created;
+    });
+    chunk.forEach((item, k) => (results[item.index] = outcomes[k]!));
+  }
+
+  /**
+   * Sends `send` and turns its answer into one outcome per input. When the answer is lost (the call may
+   * or may not have created the objects), contacts are looked up by email: HubSpot keeps contact emails
+   * unique, so a contact found with that email and created since the call started is ours, and an input
+   * whose email is not found was not created and is sent once more (a duplicate of it would be refused).
+   * Inputs that cannot be looked up answer `outcome_unknown`.
+   */
+  async function createInputs(
+    ctx: AdapterContext,
+    s: ObjectSpec,
+    hsType: HsType,
+    items: Queued[],
+    send: (items: Queued[]) => Promise<Map<number, HsObject | HsBatchError>>,
+    resends = 1,
+  ): Promise<BulkItemResult[]> {
+    const startedAt = Date.now();
+    const ok = (item: Queued, obj: HsObject): BulkItemResult => ({ ok: true, result: { record: s.unify(obj, hsType, mapOfWrites(hsType, item.p.associations), ctx.ids) } });
+    let answer: Map<number, HsObject | HsBatchError>;
+    try {
+      answer = await send(items);
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError) || hsType !== 'contacts') return items.map(() => ({ ok: false, error: error as Error }));
+      const found = await contactsByEmail(ctx, s, items.map((i) => i.p.properties.email).filter((e): e is string => Boolean(e)));
+      if (!found) return items.map(() => ({ ok: false, error }));
+      const out: BulkItemResult[] = new Array(items.length);
+      const again: number[] = [];
+      items.forEach((item, k) => {
+        const email = item.p.properties.email?.toLowerCase();
+        const contact = email ? found.get(email) : undefined;
+        if (!email) out[k] = { ok: false, error };
+        else if (!contact) again.push(k);
+        else if (Date.parse(contact.createdAt ?? contact.properties.createdate ?? '') >= startedAt - CLOCK_SKEW_MS) out[k] = ok(item, contact);
+        else out[k] = { ok: false, error: new ProviderError(PROVIDER, 409, `Contact already exists. Existing ID: ${contact.id}`, null) };
+      });
+      if (again.length > 0) {
+        const retried =
+          resends > 0
+            ? await createInputs(ctx, s, hsType, again.map((k) => items[k]!), send, resends - 1)
+            : again.map(() => ({ ok: false as const, error }));
+        again.forEach((k, j) => (out[k] = retried[j]!));
+      }
+      return out;
+    }
+    return items.map((item) => {
+      const r = answer.get(item.index);
+      if (r && 'id' in r) return ok(item, r as HsObject);
+      return { ok: false, error: batchItemError(r as HsBatchError | undefined, 'HubSpot did not report on this input') };
+    });
+  }
+
+  /** Contacts by email (lower-cased), read with the same properties as a write's read-back; undefined if that failed. */
+  async function contactsByEmail(ctx: AdapterContext, s: ObjectSpec, emails: string[]): Promise<Map<string, HsObject> | undefined> {
+    const found = new Map<string, HsObject>();
+    if (emails.length === 0) return found;
+    try {
+      const properties = [...catalog.readable(s.properties('contacts'), await catalog.defs(ctx, 'contacts')), 'email', 'createdate'];
+      const res = await ctx.http.post<HsBatchResponse<HsObject>>('/crm/v3/objects/contacts/batch/read', {
+        json: { idProperty: 'email', inputs: emails.map((id) => ({ id })), properties: [...new Set(properties)] },
+        read: true,
+      });
+      for (const c of res.data?.results ?? []) if (c.properties.email) found.set(String(c.properties.email).toLowerCase(), c);
+    } catch (err) {
+      // 404: none of them exists.
+      if (!(err instanceof ProviderError && err.providerStatus === 404)) return undefined;
+    }
+    return found;
+  }
+
   return {
     async create(ctx, objectType, input): Promise<WriteResult> {
       const s = spec(objectType);
       const hsType = hsTypeOfInput(s, input);
       const p = await prepare(ctx, s, hsType, input, 'create', {});
-      const res = await ctx.http.post<HsObject>(`/crm/v3/objects/${hsType}`, {
-        json: { properties: p.properties, ...(p.associations.length > 0 ? { associations: createBody(p.associations) } : {}) },
-      });
-      return { record: s.unify(res.data, hsType, mapOfWrites(hsType, p.associations), ctx.ids) };
+      const item = { index: 0, p };
+      const [outcome] = await createInputs(ctx, s, hsType, [item], (items) =>
+        ctx.http
+          .post<HsObject>(`/crm/v3/objects/${hsType}`, { json: { properties: p.properties, ...(p.associations.length > 0 ? { associations: createBody(p.associations) } : {}) } })
+          .then((res) => new Map([[items[0]!.index, res.data]])),
+      );
+      if (!outcome!.ok) throw outcome!.error;
+      return outcome!.result;
     },
 
     /**
@@ -130,40 +235,7 @@ export function hubspotCrmOperations(catalog: PropertyCatalog): CrmOperations {
       );
       for (const [hsType, prepared] of byType) {
         prepared.sort((a, b) => a.index - b.index);
-        for (let i = 0; i < prepared.length; i += BATCH_SIZE) {
-          const chunk = prepared.slice(i, i + BATCH_SIZE);
-          try {
-            const res = await ctx.http.post<HsBatchResponse<HsObject>>(`/crm/v3/objects/${hsType}/batch/create`, {
-              json: {
-                inputs: chunk.map(({ index, p }) => ({
-                  properties: p.properties,
-                  ...(p.associations.length > 0 ? { associations: createBody(p.associations) } : {}),
-                  objectWriteTraceId: String(index),
-                })),
-              },
-            });
-            const created = new Map<string, HsObject>();
-            const body = res.data ?? {};
-            (body.results ?? []).forEach((obj, k) => {
-              // Trace ids come back on every result; without them (all created) the order is the input order.
-              const trace = obj.objectWriteTraceId ?? (!body.errors?.length && body.results?.length === chunk.length ? String(chunk[k]!.index) : undefined);
-              if (trace !== undefined) created.set(String(trace), obj);
-            });
-            const failed = new Map<string, HsBatchError>();
-            for (const e of body.errors ?? []) for (const trace of e.context?.objectWriteTraceId ?? []) failed.set(String(trace), e);
-            for (const { index, p } of chunk) {
-              const obj = created.get(String(index));
-              if (obj) {
-                results[index] = { ok: true, result: { record: s.unify(obj, hsType, mapOfWrites(hsType, p.associations), ctx.ids) } };
-              } else {
-                results[index] = { ok: false, error: batchItemError(failed.get(String(index)), 'HubSpot did not report on this input') };
-              }
-            }
-          } catch (error) {
-            // The whole call failed (rate limit, outage, a batch-level refusal): every input of it failed.
-            for (const { index } of chunk) results[index] = { ok: false, error: error as Error };
-          }
-        }
+        for (let i = 0; i < prepared.length; i += BATCH_SIZE) await createChunk(ctx, s, hsType, prepared.slice(i, i + BATCH_SIZE), results);
       }
       return results;
     },

@@ -102,7 +102,7 @@ export async function* searchPages(
       res = await ctx.http.post<JiraSearchPage>(`${API}/search/jql`, {
         json: { jql: opts.jql, fields: opts.fields, maxResults: opts.pageSize, ...(token ? { nextPageToken: token } : {}) },
         // A search changes nothing: safe to retry.
-        retryUnsafe: true,
+        read: true,
       });
     } catch (err) {
       if (token && token === opts.token && isStatus(err, 400)) {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors';
-import { ProviderError } from '../http-client';
+import { OutcomeUnknownError, ProviderError } from '../http-client';
 import type { AdapterContext, BulkItemResult, CommentWrite, FileUpload, TicketWrite, TicketingOperations, UnifiedRecord, WriteResult } from '../types';
 import { textToAdf } from './adf';
 import { API, ISSUE_FIELDS, myself, projectIssueTypes, type ResolvedOptions } from './api';
@@ -172,7 +172,7 @@ export function jiraTicketOperations(o: ResolvedOptions): TicketingOperations {
         try {
           const res = await ctx.http.post<{ issues?: JiraIssue[] }>(`${API}/issue/bulkfetch`, {
             json: { issueIdsOrKeys: [...createdAt.values()].map((c) => c.id), fields: ISSUE_FIELDS },
-            retryUnsafe: true,
+            read: true,
           });
           for (const i of res.data?.issues ?? []) issues.set(String(i.id), i);
         } catch (err) {
@@ -232,8 +232,8 @@ export function jiraTicketOperations(o: ResolvedOptions): TicketingOperations {
       try {
         comment = await addComment(ctx, issueId, withAttachmentLinks(body, attachments));
       } catch (err) {
-        // Do not leave orphan uploads behind a comment that does not exist.
-        await Promise.all(attachments.map((a) => ctx.http.delete(`${API}/attachment/${a.id}`).catch(() => undefined)));
+        // Do not leave orphan uploads behind a comment that does not exist (it may, when the outcome is unknown).
+        if (!(err instanceof OutcomeUnknownError)) await Promise.all(attachments.map((a) => ctx.http.delete(`${API}/attachment/${a.id}`).catch(() => undefined)));
         throw err;
       }
       const u = unifyComment(comment, issueId, ctx.ids, new Set(attachments.map((a) => String(a.id))));

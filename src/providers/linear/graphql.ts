@@ -126,7 +126,7 @@ export async function gql<T>(ctx: AdapterContext, o: ResolvedOptions, query: str
     let status: number;
     let body: LnResponse<T> | undefined;
     try {
-      const res = await ctx.http.post<LnResponse<T>>('/graphql', { json: { query, variables }, retryUnsafe: !opts.mutation });
+      const res = await ctx.http.post<LnResponse<T>>('/graphql', { json: { query, variables }, read: !opts.mutation });
       status = res.status;
       body = res.data;
     } catch (err) {

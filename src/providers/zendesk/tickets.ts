@@ -2,8 +2,9 @@
  * Zendesk ticket writes: create (with opening comment and further comments), bulk create through
  * create_many + job status polling, partial update, and comments with attachments (uploads API).
  */
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
-import { ProviderError } from '../http-client';
+import { OutcomeUnknownError, ProviderError } from '../http-client';
 import type {
   AdapterContext,
   BulkItemResult,
@@ -44,7 +45,8 @@ const authorsOf = (audits: Array<ZdAudit | undefined>) =>
   audits.flatMap((a) => (a?.events ?? []).filter((e) => e.type === 'Comment').map((e) => (typeof e.author_id === 'number' ? e.author_id : null)));
 
 async function putTicket(ctx: AdapterContext, id: number, body: ZdTicketBody): Promise<TicketResponse> {
-  const res = await ctx.http.put<TicketResponse>(`/api/v2/tickets/${id}`, { json: { ticket: body } });
+  // Setting fields twice is harmless; a comment sent twice is posted twice.
+  const res = await ctx.http.put<TicketResponse>(`/api/v2/tickets/${id}`, { json: { ticket: body }, idempotent: body.comment === undefined });
   return res.data;
 }
 
@@ -119,7 +121,10 @@ export function zendeskTicketOperations(o: ResolvedOptions): TicketingOperations
   return {
     async createTicket(ctx, input: TicketWrite): Promise<WriteResult> {
       const { body, laterComments } = desunifyTicket(input, 'create');
-      const created = (await ctx.http.post<TicketResponse>('/api/v2/tickets', { json: { ticket: body } })).data;
+      // Zendesk deduplicates ticket creation by Idempotency-Key, so this one POST may be sent again safely.
+      const created = (
+        await ctx.http.post<TicketResponse>('/api/v2/tickets', { json: { ticket: body }, headers: { 'idempotency-key': randomUUID() }, idempotent: true })
+      ).data;
       let ticket = created.ticket;
       const audits: Array<ZdAudit | undefined> = [created.audit];
       if (laterComments.length) {
@@ -234,7 +239,8 @@ export function zendeskTicketOperations(o: ResolvedOptions): TicketingOperations
       try {
         res = await putTicket(ctx, ticketId, { comment: body });
       } catch (err) {
-        if (token) await ctx.http.delete(`/api/v2/uploads/${encodeURIComponent(token)}`).catch(() => undefined);
+        // The upload stays when the comment may exist (an unknown outcome): it would be attached to it.
+        if (token && !(err instanceof OutcomeUnknownError)) await ctx.http.delete(`/api/v2/uploads/${encodeURIComponent(token)}`).catch(() => undefined);
         throw err;
       }
       const event = res.audit?.events?.find((e) => e.type === 'Comment') as unknown as ZdComment | undefined;

@@ -236,12 +236,18 @@ describe('gitlab adapter: credentials and writes', () => {
     expect(sim.requests.slice(before).every((q) => q.method === 'GET')).toBe(true);
 
     const uploadsBefore = sim.state.uploads.size;
-    sim.faults.add({ method: 'POST', path: /\/notes$/, status: 500 });
-    const failed = await rejection(
-      ops.createComment(ctx, { ticket_id: ticket.record.remoteId, body: 'x', files: [{ fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }] }),
-    );
-    expect((failed as ProviderError).providerStatus).toBe(500);
+    const file = { fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') };
+    sim.faults.add({ method: 'POST', path: /\/notes$/, status: 400 });
+    const failed = await rejection(ops.createComment(ctx, { ticket_id: ticket.record.remoteId, body: 'x', files: [file] }));
+    expect((failed as ProviderError).providerStatus).toBe(400);
     expect(sim.state.uploads.size).toBe(uploadsBefore);
+    // A 500 may come after the note was made: the outcome is unknown, the note is not sent again and its upload stays.
+    const notesBefore = sim.requests.filter((q) => q.method === 'POST' && /\/notes$/.test(q.path)).length;
+    sim.faults.add({ method: 'POST', path: /\/notes$/, status: 500 });
+    const unknown = await rejection(ops.createComment(ctx, { ticket_id: ticket.record.remoteId, body: 'x', files: [file] }));
+    expect((unknown as AppError).code).toBe('outcome_unknown');
+    expect(sim.requests.filter((q) => q.method === 'POST' && /\/notes$/.test(q.path)).length).toBe(notesBefore + 1);
+    expect(sim.state.uploads.size).toBe(uploadsBefore + 1);
 
     const html = await ops.createComment(ctx, { ticket_id: ticket.record.remoteId, html_body: '<p>Hello <b>there</b></p>', files: [] });
     expect(html.record.data).toMatchObject({ body: '<p>Hello <b>there</b></p>', html_body: null });

@@ -214,10 +214,16 @@ describe('jira adapter: writes', () => {
 
   it('removes the uploads when the comment itself fails', async () => {
     const { record } = await ops.createTicket(ctx, { name: 'Orphans', project_id: project });
-    sim.faults.add({ method: 'POST', path: `/rest/api/3/issue/${record.remoteId}/comment`, status: 500 });
-    const err = await ops.createComment(ctx, { ticket_id: record.remoteId, body: 'x', files: [{ fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') }] }).catch((e: unknown) => e);
+    const file = { fileName: 'a.txt', contentType: 'text/plain', content: Buffer.from('a') };
+    sim.faults.add({ method: 'POST', path: `/rest/api/3/issue/${record.remoteId}/comment`, status: 400 });
+    const err = await ops.createComment(ctx, { ticket_id: record.remoteId, body: 'x', files: [file] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(sim.state.issue(record.remoteId)!.attachmentIds).toEqual([]);
+    // A 500 may come after the comment was made: its outcome is unknown and the attachment it links to stays.
+    sim.faults.add({ method: 'POST', path: `/rest/api/3/issue/${record.remoteId}/comment`, status: 500 });
+    const unknown = await ops.createComment(ctx, { ticket_id: record.remoteId, body: 'x', files: [file] }).catch((e: unknown) => e);
+    expect((unknown as AppError).code).toBe('outcome_unknown');
+    expect(sim.state.issue(record.remoteId)!.attachmentIds).toHaveLength(1);
   });
 
   it('writes mapped custom fields in the shape their type needs', async () => {

@@ -54,7 +54,7 @@ describe('linear graphql calls', () => {
     const { ctx, calls } = scripted([{ status: 200, body: { data: { viewer: { id: 'u' } } } }, { status: 200, body: { data: { x: 1 } } }]);
     expect(await gql(ctx, o, 'query { viewer { id } }')).toEqual({ viewer: { id: 'u' } });
     await gql(ctx, o, 'mutation { x }', {}, { mutation: true });
-    expect(calls.map((c) => c.retryUnsafe)).toEqual([true, false]);
+    expect(calls.map((c) => c.read)).toEqual([true, false]);
     expect(calls[0]!.json).toEqual({ query: 'query { viewer { id } }', variables: {} });
   });
 

@@ -129,6 +129,7 @@ function decodeFeedCursor(c: string): { seq: number; backwards: boolean } {
 export function createRoutes(env: RouteEnv): Route[] {
   const { state, ser } = env;
   const abs = (p: string) => `${env.baseUrl()}${p}`;
+  const idempotentCreates = new Map<string, { fingerprint: string; result: HandlerResult; expiresAt: number }>();
 
   const liveTicket = (id: number): TicketRecord => {
     const t = state.tickets.get(id);
@@ -397,14 +398,28 @@ export function createRoutes(env: RouteEnv): Route[] {
       }, env.jobDelayMs);
       return { status: 200, body: { job_status: ser.job(job) } };
     }),
+    // Zendesk's documented idempotency for ticket creation: the same `Idempotency-Key` with the same body
+    // answers the first result again (`x-idempotency-lookup: hit`), with another body a 400; keys last 2 hours.
     route('POST', '/api/v2/tickets', (ctx) => {
+      const key = typeof ctx.headers['idempotency-key'] === 'string' ? ctx.headers['idempotency-key'] : undefined;
+      const fingerprint = ctx.rawBody.toString('utf8');
+      const seen = key ? idempotentCreates.get(key) : undefined;
+      if (seen && seen.expiresAt > Date.now()) {
+        if (seen.fingerprint !== fingerprint) {
+          throw new HttpError(400, { error: 'IdempotentRequestError', description: 'The idempotency key was already used with a different request' });
+        }
+        return { ...seen.result, headers: { ...seen.result.headers, 'x-idempotency-lookup': 'hit' } };
+      }
       const input = requireObject(ctx.body, 'ticket') as TicketInput;
       const { ticket, audit } = wrapWrite(() => state.createTicket(input, ctx.user!));
-      return {
+      const result: HandlerResult = {
         status: 201,
         body: { ticket: ser.ticket(ticket), audit: ser.audit(audit) },
         headers: { location: abs(`/api/v2/tickets/${ticket.id}.json`) },
       };
+      if (!key) return result;
+      idempotentCreates.set(key, { fingerprint, result, expiresAt: Date.now() + 2 * 3600_000 });
+      return { ...result, headers: { ...result.headers, 'x-idempotency-lookup': 'miss' } };
     }),
     route('GET', '/api/v2/tickets/:id', (ctx) => {
       const t = liveTicket(intParam(ctx.params.id));
