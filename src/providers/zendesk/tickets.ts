@@ -111,6 +111,49 @@ async function waitForJob(ctx: AdapterContext, job: ZdJobStatus, o: ResolvedOpti
   return current;
 }
 
+/** Bulk jobs this process already owns, so that two lost answers never claim the same job (bounded). */
+const claimedJobs = new (class extends Set<string> {
+  override add(id: string) {
+    if (this.size >= 10_000) this.delete(this.values().next().value!);
+    return super.add(id);
+  }
+})();
+
+/**
+ * After a create_many whose answer was lost: Zendesk lists recent jobs. A job of the same size, not owned
+ * by this process, whose created tickets carry in order the subjects (and plain descriptions) that were
+ * sent is this call's job. Without such a job the outcome stays unknown: nothing is sent again.
+ */
+async function findLostJob(ctx: AdapterContext, bodies: ZdTicketBody[], o: ResolvedOptions): Promise<ZdJobStatus | undefined> {
+  let recent: ZdJobStatus[];
+  try {
+    recent = (await ctx.http.get<{ job_statuses?: ZdJobStatus[] }>('/api/v2/job_statuses', { query: { 'page[size]': 100 } })).data.job_statuses ?? [];
+  } catch {
+    return undefined;
+  }
+  for (const candidate of recent.filter((j) => j.total === bodies.length && !claimedJobs.has(j.id)).slice(0, 5)) {
+    claimedJobs.add(candidate.id);
+    try {
+      const job = await waitForJob(ctx, candidate, o);
+      const created = (job.results ?? []).flatMap((r, i) => (typeof r.id === 'number' && !r.error ? [{ pos: typeof r.index === 'number' ? r.index : i, id: r.id }] : []));
+      if (created.length === 0) continue;
+      const res = await ctx.http.get<{ tickets?: ZdTicket[] }>('/api/v2/tickets/show_many', { query: { ids: created.map((c) => c.id).join(',') } });
+      const byId = new Map((res.data.tickets ?? []).map((t) => [t.id, t]));
+      const matches = created.every(({ pos, id }) => {
+        const sent = bodies[pos];
+        const ticket = byId.get(id);
+        if (!sent || !ticket || (ticket.subject ?? '') !== (sent.subject ?? '')) return false;
+        return sent.comment?.body === undefined || ticket.description === sent.comment.body;
+      });
+      if (matches) return job;
+      claimedJobs.delete(candidate.id);
+    } catch {
+      claimedJobs.delete(candidate.id);
+    }
+  }
+  return undefined;
+}
+
 function jobItemError(r: { error?: string; details?: unknown; status?: string } | undefined, job: ZdJobStatus): Error {
   const code = r?.error ?? (job.status === 'completed' ? 'TicketCreateFailed' : `Job${job.status}`);
   const details = typeof r?.details === 'string' ? r.details : r?.details ? JSON.stringify(r.details) : (job.message ?? undefined);
@@ -149,12 +192,21 @@ export function zendeskTicketOperations(o: ResolvedOptions): TicketingOperations
       });
       for (let start = 0; start < prepared.length; start += 100) {
         const chunk = prepared.slice(start, start + 100);
-        let job: ZdJobStatus;
+        let job: ZdJobStatus | undefined;
+        let failure: unknown;
         try {
           const res = await ctx.http.post<{ job_status: ZdJobStatus }>('/api/v2/tickets/create_many', { json: { tickets: chunk.map((p) => p.body) } });
-          job = await waitForJob(ctx, res.data.job_status, o);
+          claimedJobs.add(res.data.job_status.id);
+          job = await waitForJob(ctx, res.data.job_status, o).catch((err: unknown) => {
+            // The job exists: whatever stopped us from following it, its tickets may be created.
+            throw err instanceof AppError && err.code === 'outcome_unknown' ? err : new AppError('outcome_unknown', `Zendesk accepted bulk job ${res.data.job_status.id} but its outcome could not be read (${(err as Error).message}); the tickets it creates appear with the next sync`, { provider: PROVIDER, job_id: res.data.job_status.id });
+          });
         } catch (err) {
-          for (const p of chunk) out[p.index] = { ok: false, error: err as Error };
+          failure = err;
+          if (err instanceof OutcomeUnknownError) job = await findLostJob(ctx, chunk.map((p) => p.body), o);
+        }
+        if (!job) {
+          for (const p of chunk) out[p.index] = { ok: false, error: failure as Error };
           continue;
         }
         // Results name the position in the submitted array (`index`); older accounts list them in order.

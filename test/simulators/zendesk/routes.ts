@@ -484,6 +484,18 @@ export function createRoutes(env: RouteEnv): Route[] {
     }),
 
     // --- jobs --------------------------------------------------------------
+    // Recent jobs, newest first (Zendesk orders by completion, then creation date; here creation only).
+    route('GET', '/api/v2/job_statuses', (ctx) => {
+      const jobs = [...state.jobs.values()].map((job, seq) => ({ job, seq })).reverse();
+      const { page, members } = paginate({
+        items: jobs,
+        key: (j) => [-j.job.created_at, -j.seq],
+        sort: 'created_at_desc',
+        query: ctx.query,
+        baseUrl: abs('/api/v2/job_statuses.json'),
+      });
+      return { status: 200, body: { job_statuses: page.map((j) => ser.job(j.job)), ...members } };
+    }),
     route('GET', '/api/v2/job_statuses/show_many', (ctx) => {
       const ids = (q1(ctx.query, 'ids') ?? '').split(',').map((s) => s.trim());
       return { status: 200, body: { job_statuses: ids.map((id) => state.jobs.get(id)).filter((j) => !!j).map((j) => ser.job(j!)) } };
