@@ -7,7 +7,7 @@ import { linkStatus } from './connect';
 import type { ConnectionService, ConnectionView } from './connections';
 import type { OAuthAppService } from './oauth-apps';
 import type { HttpTuning, TokenRefresher } from './provider-context';
-import { ProviderError, ProviderHttpClient } from '../providers/http-client';
+import { beforeTheWrite, ProviderError, ProviderHttpClient } from '../providers/http-client';
 import type { ProviderManifest } from '../providers/manifest';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ConnectionRow } from '../store/control-plane.repo';
@@ -349,7 +349,8 @@ export class OAuthService implements TokenRefresher {
     });
     let data: unknown;
     try {
-      data = (await client.post<unknown>(url.href, { body: form.toString(), headers })).data;
+      // A failed token call is not the caller's write: whatever it was for was not sent.
+      data = (await beforeTheWrite(client.post<unknown>(url.href, { body: form.toString(), headers }), `${manifest.name}'s token endpoint`)).data;
     } catch (err) {
       if (err instanceof ProviderError && (err.providerStatus === 400 || err.providerStatus === 401)) {
         const e = oauthError(err.providerBody);

@@ -239,6 +239,22 @@ export class OutcomeUnknownError extends AppError {
   }
 }
 
+/**
+ * For a step that prepares a write (an upload before the comment that carries it): its own unknown outcome
+ * leaves at most an orphan behind, and the write itself surely did not happen, so it fails plainly.
+ */
+export async function beforeTheWrite<T>(step: Promise<T>, what: string): Promise<T> {
+  try {
+    return await step;
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    throw new AppError('provider_error', `${what} failed (${err.details.provider_status ?? 'no answer'}); nothing else was sent`, {
+      provider: err.provider,
+      provider_status: err.details.provider_status,
+    });
+  }
+}
+
 /** Connection failures where the request surely never left: nothing can have happened at the provider. */
 function nothingSent(code: string | undefined): boolean {
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT';

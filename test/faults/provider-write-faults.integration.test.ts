@@ -96,10 +96,10 @@ describe('provider writes under injected faults', { timeout: 600_000 }, () => {
   beforeAll(async () => {
     zendesk = await startZendeskSimulator({ validateSpec: false });
     hubspot = await startHubSpotSimulator({ accessTokens: [HS_TOKEN] });
-    zdProxy = await startFaultProxy({ target: zendesk.url, rate: 0.2, seed: SEED, holdMs: 1_500 });
-    hsProxy = await startFaultProxy({ target: hubspot.url, rate: 0.2, seed: SEED + 1, holdMs: 1_500 });
-    // A short provider timeout, so "no answer" faults cost a second each.
-    server = await startTestServer({ httpTuning: { retryBaseMs: 10, maxRetries: 3, timeoutMs: 1_000, maxRetryAfterMs: 2_000 } });
+    zdProxy = await startFaultProxy({ target: zendesk.url, rate: 0.2, seed: SEED, holdMs: 2_500 });
+    hsProxy = await startFaultProxy({ target: hubspot.url, rate: 0.2, seed: SEED + 1, holdMs: 2_500 });
+    // A short provider timeout, so "no answer" faults cost two seconds each.
+    server = await startTestServer({ httpTuning: { retryBaseMs: 10, maxRetries: 3, timeoutMs: 2_000, maxRetryAfterMs: 2_000 } });
     zdProxy.enabled = false;
     hsProxy.enabled = false;
     const cred = zendesk.credentials[0]!;

@@ -1,8 +1,9 @@
 /**
  * An HTTP proxy between Omniport and a provider simulator that fails a fixed share of write calls, before
- * or after forwarding them (seeded, so a run repeats): 500, 502, 503, a reset connection, or no answer.
+ * or after forwarding them (seeded per call, so a run repeats whatever the order of concurrent calls): 500, 502, 503, a reset connection, or no answer.
  * Reads pass through. Absolute links in answers are rewritten to the proxy so pagination stays on it.
  */
+import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -35,16 +36,13 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed with the same seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * Three draws in [0, 1) for one write call, from a hash of the seed, the call and how many times this very
+ * call (same method, path and body) was seen: a call's fate does not depend on the order of concurrent calls.
+ */
+function draws(seed: number, call: string, occurrence: number): [number, number, number] {
+  const h = createHash('sha256').update(`${seed}\n${occurrence}\n${call}`).digest();
+  return [h.readUInt32BE(0) / 2 ** 32, h.readUInt32BE(4) / 2 ** 32, h.readUInt32BE(8) / 2 ** 32];
 }
 
 const KINDS: FaultKind[] = [500, 502, 503, 'reset', 'no_answer'];
@@ -59,7 +57,7 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultProxy> {
-  const random = seeded(opts.seed);
+  const seen = new Map<string, number>();
   const target = new URL(opts.target);
   const injected: InjectedFault[] = [];
   const sockets = new Set<Socket>();
@@ -99,9 +97,15 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       const write = req.method !== 'GET' && req.method !== 'HEAD';
       if (write) writes++;
       let fault: InjectedFault | undefined;
-      if (write && enabled && random() < opts.rate) {
-        fault = { method: req.method!, path: (req.url ?? '').split('?')[0]!, kind: KINDS[Math.floor(random() * KINDS.length)]!, timing: random() < 0.5 ? 'before' : 'after' };
-        injected.push(fault);
+      if (write && enabled) {
+        const call = `${req.method} ${req.url}\n${body.toString('base64')}`;
+        const occurrence = (seen.get(call) ?? 0) + 1;
+        seen.set(call, occurrence);
+        const [fails, kind, timing] = draws(opts.seed, call, occurrence);
+        if (fails < opts.rate) {
+          fault = { method: req.method!, path: (req.url ?? '').split('?')[0]!, kind: KINDS[Math.floor(kind * KINDS.length)]!, timing: timing < 0.5 ? 'before' : 'after' };
+          injected.push(fault);
+        }
       }
       if (fault?.timing === 'before') return fail(res, fault.kind);
       const answer = await forward(req, body);

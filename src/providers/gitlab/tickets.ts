@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors';
-import { OutcomeUnknownError } from '../http-client';
+import { OutcomeUnknownError, beforeTheWrite } from '../http-client';
 import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
 import { apiRoot, currentUserId, webBase, type ResolvedOptions } from './api';
 import { desunifyComment, unifyNote, uploadMarkdown } from './comment.mapper';
@@ -129,7 +129,7 @@ export function gitlabTicketOperations(o: ResolvedOptions): TicketingOperations 
           { field: 'user_id', provider: PROVIDER },
         );
       }
-      const uploads = await uploadFiles(ctx, ref.projectId, input.files ?? []);
+      const uploads = await beforeTheWrite(uploadFiles(ctx, ref.projectId, input.files ?? []), 'uploading the files');
       const links = uploads.map((u, i) => uploadMarkdown(u, input.files[i]!.fileName));
       const text = [body.trim() === '' ? undefined : body, links.length ? links.join('\n') : undefined].filter((x) => x !== undefined).join('\n\n');
       let note: GlNote;

@@ -3,6 +3,7 @@
  * call), partial update (ticket fields, custom fields, further messages) and messages with attachments.
  * Gorgias has no bulk ticket endpoint, so `createTickets` is left to the core (one create per element).
  */
+import { beforeTheWrite } from '../http-client';
 import { AppError } from '../../core/errors';
 import type { AdapterContext, CommentWrite, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
 import { currentUserId, listPages, type ResolvedOptions } from './api';
@@ -105,7 +106,7 @@ export function gorgiasTicketOperations(o: ResolvedOptions): TicketingOperations
         const customer = (await getTicket(ctx, ticketId)).customer?.id;
         if (typeof customer === 'number') body.receiver = { id: customer };
       }
-      const files = await uploadFiles(ctx, input.files ?? []);
+      const files = await beforeTheWrite(uploadFiles(ctx, input.files ?? []), 'uploading the files');
       if (files.length) body.attachments = asAttachments(files);
       const created = (await ctx.http.post<GgMessage>(`/api/tickets/${ticketId}/messages`, { json: body })).data;
       if (!created || typeof created.id !== 'number') {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors';
-import { OutcomeUnknownError, ProviderError } from '../http-client';
+import { OutcomeUnknownError, ProviderError, beforeTheWrite } from '../http-client';
 import type { AdapterContext, BulkItemResult, CommentWrite, FileUpload, TicketWrite, TicketingOperations, UnifiedRecord, WriteResult } from '../types';
 import { textToAdf } from './adf';
 import { API, ISSUE_FIELDS, myself, projectIssueTypes, type ResolvedOptions } from './api';
@@ -227,7 +227,7 @@ export function jiraTicketOperations(o: ResolvedOptions): TicketingOperations {
       const issueId = jiraId(input.ticket_id, 'ticket_id');
       const own = input.user_id !== undefined ? (await myself(ctx, o)).accountId : undefined;
       const body = desunifyComment(input, own);
-      const attachments = await uploadFiles(ctx, issueId, input.files ?? []);
+      const attachments = await beforeTheWrite(uploadFiles(ctx, issueId, input.files ?? []), 'uploading the files');
       let comment: JiraComment;
       try {
         comment = await addComment(ctx, issueId, withAttachmentLinks(body, attachments));

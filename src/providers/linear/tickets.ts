@@ -4,6 +4,7 @@
  * answer), partial update (issueUpdate), and comments with files (fileUpload + commentCreate).
  * Statuses become workflow states of the issue's team and tags become labels (created when missing).
  */
+import { beforeTheWrite } from '../http-client';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
 import type { AdapterContext, BulkItemResult, CommentWrite, TicketWrite, TicketingOperations, UnifiedRecord, WriteResult } from '../types';
@@ -257,7 +258,7 @@ export function linearTicketOperations(o: ResolvedOptions): TicketingOperations 
         }
       }
       const links: string[] = [];
-      for (const f of input.files ?? []) links.push(assetMarkdown(await uploadFile(ctx, o, f)));
+      for (const f of input.files ?? []) links.push(assetMarkdown(await beforeTheWrite(uploadFile(ctx, o, f), `uploading ${f.fileName}`)));
       const markdown = [body.trim() === '' ? undefined : body, links.length ? links.join('\n') : undefined].filter(Boolean).join('\n\n');
       const c = await createComment(ctx, o, issueId, markdown);
       const u = unifyComment(c, ctx.ids, o.uploadHosts);

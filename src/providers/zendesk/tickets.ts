@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
-import { OutcomeUnknownError, ProviderError } from '../http-client';
+import { OutcomeUnknownError, ProviderError, beforeTheWrite } from '../http-client';
 import type {
   AdapterContext,
   BulkItemResult,
@@ -132,7 +132,6 @@ async function findLostJob(ctx: AdapterContext, bodies: ZdTicketBody[], o: Resol
     return undefined;
   }
   for (const candidate of recent.filter((j) => j.total === bodies.length && !claimedJobs.has(j.id)).slice(0, 5)) {
-    claimedJobs.add(candidate.id);
     try {
       const job = await waitForJob(ctx, candidate, o);
       const created = (job.results ?? []).flatMap((r, i) => (typeof r.id === 'number' && !r.error ? [{ pos: typeof r.index === 'number' ? r.index : i, id: r.id }] : []));
@@ -145,10 +144,13 @@ async function findLostJob(ctx: AdapterContext, bodies: ZdTicketBody[], o: Resol
         if (!sent || !ticket || (ticket.subject ?? '') !== (sent.subject ?? '')) return false;
         return sent.comment?.body === undefined || ticket.description === sent.comment.body;
       });
-      if (matches) return job;
-      claimedJobs.delete(candidate.id);
+      // Claimed only once it matched (and only if no identical lost call claimed it meanwhile).
+      if (matches && !claimedJobs.has(job.id)) {
+        claimedJobs.add(job.id);
+        return job;
+      }
     } catch {
-      claimedJobs.delete(candidate.id);
+      // This candidate cannot be read: try the next one.
     }
   }
   return undefined;
@@ -285,7 +287,7 @@ export function zendeskTicketOperations(o: ResolvedOptions): TicketingOperations
     async createComment(ctx, input: CommentWrite): Promise<WriteResult> {
       const ticketId = zdId(input.ticket_id, 'ticket_id');
       const { comment, authorRole } = desunifyComment(input);
-      const token = await uploadFiles(ctx, input.files ?? []);
+      const token = await beforeTheWrite(uploadFiles(ctx, input.files ?? []), 'uploading the files');
       const body: ZdCommentBody = { ...comment, ...(token ? { uploads: [token] } : {}) };
       let res: TicketResponse;
       try {
