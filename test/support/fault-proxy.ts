@@ -27,8 +27,19 @@ export interface FaultProxyOptions {
   holdMs: number;
 }
 
+export interface ForcedFault {
+  kind: FaultKind;
+  timing: FaultTiming;
+  /** Which write calls it hits (default every one), by method, path and body text. */
+  match?: (call: { method: string; path: string; body: string }) => boolean;
+  /** How many matching calls (default 1). */
+  times?: number;
+}
+
 export interface FaultProxy {
   readonly url: string;
+  /** Fails the next matching write calls this way, whatever the rate says. */
+  force(fault: ForcedFault): void;
   readonly injected: InjectedFault[];
   /** Counts of write calls forwarded, by `METHOD path`. */
   readonly writes: number;
@@ -58,6 +69,7 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 
 export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultProxy> {
   const seen = new Map<string, number>();
+  const forced: Array<ForcedFault & { left: number }> = [];
   const target = new URL(opts.target);
   const injected: InjectedFault[] = [];
   const sockets = new Set<Socket>();
@@ -97,7 +109,13 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       const write = req.method !== 'GET' && req.method !== 'HEAD';
       if (write) writes++;
       let fault: InjectedFault | undefined;
-      if (write && enabled) {
+      const path = (req.url ?? '').split('?')[0]!;
+      const planned = write ? forced.find((f) => f.left > 0 && (!f.match || f.match({ method: req.method!, path, body: body.toString('utf8') }))) : undefined;
+      if (planned) {
+        planned.left--;
+        fault = { method: req.method!, path, kind: planned.kind, timing: planned.timing };
+        injected.push(fault);
+      } else if (write && enabled) {
         const call = `${req.method} ${req.url}\n${body.toString('base64')}`;
         const occurrence = (seen.get(call) ?? 0) + 1;
         seen.set(call, occurrence);
@@ -130,6 +148,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   return {
     url,
     injected,
+    force: (f) => void forced.push({ ...f, left: f.times ?? 1 }),
     get writes() {
       return writes;
     },

@@ -4,9 +4,9 @@
  * answer), partial update (issueUpdate), and comments with files (fileUpload + commentCreate).
  * Statuses become workflow states of the issue's team and tags become labels (created when missing).
  */
-import { beforeTheWrite } from '../http-client';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
+import { beforeTheWrite, OutcomeUnknownError } from '../http-client';
 import type { AdapterContext, BulkItemResult, CommentWrite, TicketWrite, TicketingOperations, UnifiedRecord, WriteResult } from '../types';
 import { assetMarkdown, desunifyComment, unifyComment } from './comment.mapper';
 import { gql, LinearApiError, pages, type ResolvedOptions } from './graphql';
@@ -151,6 +151,36 @@ async function result(ctx: AdapterContext, o: ResolvedOptions, issue: LnIssue, c
   return { record: unifyIssue(full, ctx.ids), related };
 }
 
+/**
+ * Sends an issue creation whose issues carry ids of our own. When its answer is lost, those ids settle it:
+ * Linear creates a batch in one transaction, so the first issue found means all were created, and none
+ * found means none was — then the same call is sent once more (Linear refuses an id that already exists,
+ * so it cannot create twice). Only a second lost answer stays `outcome_unknown`.
+ */
+async function createWithOwnIds(ctx: AdapterContext, o: ResolvedOptions, ids: string[], send: () => Promise<LnIssue[]>, resends = 1): Promise<LnIssue[]> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    const first = await issueById(ctx, o, ids[0]!).catch(() => undefined);
+    if (first === null && resends > 0) return createWithOwnIds(ctx, o, ids, send, resends - 1);
+    if (!first) throw err;
+    const rest = await Promise.all(ids.slice(1).map((id) => issueById(ctx, o, id)));
+    if (rest.some((i) => !i)) throw err;
+    return [first, ...(rest as LnIssue[])];
+  }
+}
+
+/** The issue, or null when Linear has none with that id. */
+async function issueById(ctx: AdapterContext, o: ResolvedOptions, id: string): Promise<LnIssue | null> {
+  try {
+    return (await gql<{ issue?: LnIssue | null }>(ctx, o, ISSUE, { id })).issue ?? null;
+  } catch (err) {
+    if (err instanceof LinearApiError && /not found/i.test(err.providerMessage ?? '')) return null;
+    throw err;
+  }
+}
+
 function payloadIssue(data: { success?: boolean; issue?: LnIssue | null } | undefined, what: string): LnIssue {
   if (!data?.success || !data.issue) throw new AppError('provider_error', `Linear accepted the ${what} but returned no issue`, { provider: PROVIDER });
   return data.issue;
@@ -160,9 +190,12 @@ export function linearTicketOperations(o: ResolvedOptions): TicketingOperations 
   return {
     async createTicket(ctx, input: TicketWrite): Promise<WriteResult> {
       const d = desunifyIssue(input, 'create');
-      const input2 = await issueInput(new TeamLookups(ctx, o), d, d.input.teamId!);
-      const data = await gql<{ issueCreate?: { success?: boolean; issue?: LnIssue } }>(ctx, o, ISSUE_CREATE, { input: input2 }, { mutation: true });
-      return result(ctx, o, payloadIssue(data.issueCreate, 'new issue'), d.comments);
+      const input2 = { ...(await issueInput(new TeamLookups(ctx, o), d, d.input.teamId!)), id: randomUUID() };
+      const [issue] = await createWithOwnIds(ctx, o, [input2.id], async () => {
+        const data = await gql<{ issueCreate?: { success?: boolean; issue?: LnIssue } }>(ctx, o, ISSUE_CREATE, { input: input2 }, { mutation: true });
+        return [payloadIssue(data.issueCreate, 'new issue')];
+      });
+      return result(ctx, o, issue!, d.comments);
     },
 
     async createTickets(ctx, inputs: TicketWrite[]): Promise<BulkItemResult[]> {
@@ -183,17 +216,20 @@ export function linearTicketOperations(o: ResolvedOptions): TicketingOperations 
         const chunk = prepared.slice(start, start + o.batchSize);
         let created: Map<string, LnIssue>;
         try {
-          const data = await gql<{ issueBatchCreate?: { success?: boolean; issues?: LnIssue[] } }>(
-            ctx,
-            o,
-            ISSUE_BATCH_CREATE,
-            { input: { issues: chunk.map((p) => p.input) } },
-            { mutation: true },
-          );
-          if (!data.issueBatchCreate?.success || !Array.isArray(data.issueBatchCreate.issues)) {
-            throw new AppError('provider_error', `Linear did not confirm the batch of ${chunk.length} issues`, { provider: PROVIDER });
-          }
-          created = new Map(data.issueBatchCreate.issues.map((i) => [i.id, i]));
+          const issues = await createWithOwnIds(ctx, o, chunk.map((p) => p.input.id!), async () => {
+            const data = await gql<{ issueBatchCreate?: { success?: boolean; issues?: LnIssue[] } }>(
+              ctx,
+              o,
+              ISSUE_BATCH_CREATE,
+              { input: { issues: chunk.map((p) => p.input) } },
+              { mutation: true },
+            );
+            if (!data.issueBatchCreate?.success || !Array.isArray(data.issueBatchCreate.issues)) {
+              throw new AppError('provider_error', `Linear did not confirm the batch of ${chunk.length} issues`, { provider: PROVIDER });
+            }
+            return data.issueBatchCreate.issues;
+          });
+          created = new Map(issues.map((i) => [i.id, i]));
         } catch (err) {
           // One transaction: nothing was created. When Linear refused the input (400), create one by one so
           // each element gets its own answer; otherwise (rate limit, outage, timeout) all share the error.
