@@ -75,7 +75,6 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     async close() {
       await server.close();
       await jobs.stop();
-      await services.files.close();
       await database.close();
     },
   };

@@ -1,33 +1,21 @@
-import dns from 'node:dns';
-import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { request, type Agent } from 'undici';
 import { AppError } from './errors';
-import { isPublicAddress } from './network';
+import { assertReachableFromInternet, isBlockedAddress, outboundAgent } from './network';
 import type { FileUpload } from '../providers/types';
 
 const MAX_BYTES = 25 * 1024 * 1024;
-
-/** Refuses to connect to loopback, private, link-local … addresses: checked on the address actually dialled. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 4);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || list.length === 0) {
-      return callback(Object.assign(new Error(`address of ${hostname} is not public`), { code: 'EPRIVATE' }), '', 4);
-    }
-    const first = list[0]!;
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    callback(null, first.address, first.family);
-  });
-};
 
 /** Downloads attachments given by URL, and decodes data: URLs. */
 export class FileFetcher {
   private readonly agent: Agent;
 
-  constructor(allowPrivateAddresses: boolean) {
-    this.agent = new Agent(allowPrivateAddresses ? {} : { connect: { lookup: publicOnlyLookup } });
+  constructor(private readonly allowPrivateAddresses: boolean) {
+    this.agent = outboundAgent(allowPrivateAddresses);
+  }
+
+  /** Refuses a URL held for later (POST /ticketing/attachments) at once, not only when it is downloaded. */
+  async checkUrl(url: string, field: string): Promise<void> {
+    if (!this.allowPrivateAddresses) await assertReachableFromInternet(url, field);
   }
 
   async fetch(url: string, field: string, name?: string): Promise<FileUpload> {
@@ -62,14 +50,10 @@ export class FileFetcher {
       };
     } catch (err) {
       if (err instanceof AppError) throw err;
-      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-      const reason = code === 'EPRIVATE' ? 'private and loopback addresses are refused' : `could not download (${code ?? 'error'})`;
+      // No network detail in the answer (refused, reset, unreachable): it would map the network behind the URL.
+      const reason = isBlockedAddress(err) ? 'private and loopback addresses are refused' : 'the file could not be downloaded';
       throw new AppError('unprocessable', `${field}: ${reason}`, { field });
     }
-  }
-
-  close() {
-    return this.agent.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import { AppError, notFound } from './errors';
+import { assertReachableFromInternet } from './network';
 import type { SecretBox } from './secrets';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ProviderManifest } from '../providers/manifest';
@@ -27,6 +28,7 @@ export class OAuthAppService {
     private readonly repo: ConnectRepo,
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
+    private readonly allowPrivateUrls: boolean,
   ) {}
 
   /** The provider, which must use OAuth 2.0. */
@@ -51,6 +53,8 @@ export class OAuthAppService {
     for (const field of ['authorize_url', 'token_url'] as const) {
       const value = input[field];
       if (value && !/^https?:\/\//.test(value)) throw new AppError('validation_failed', `${field} must be an absolute http(s) URL`, { field });
+      // Omniport posts the client secret to token_url and sends browsers to authorize_url: never into its own network.
+      if (value && !this.allowPrivateUrls) await assertReachableFromInternet(value, field);
     }
     const row = await this.repo.upsertOAuthApp({
       projectId,

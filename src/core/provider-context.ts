@@ -12,6 +12,8 @@ export interface HttpTuning {
   maxRetries?: number;
   retryBaseMs?: number;
   maxRetryAfterMs?: number;
+  /** OMNIPORT_ALLOW_PRIVATE_URLS: calls may dial private and loopback addresses. */
+  allowPrivateAddresses?: boolean;
 }
 
 /** Renews OAuth access tokens (src/core/oauth.ts); set on ProviderContexts when the services are wired. */

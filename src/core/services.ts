@@ -57,7 +57,9 @@ export function createServices(deps: {
 }): Services {
   const controlPlane = new ControlPlaneRepo(deps.database.db);
   const unified = new UnifiedRepo(deps.database.db);
-  const contexts = new ProviderContexts(deps.providers, deps.box, deps.httpTuning);
+  // Every outbound call shares one address policy: private addresses only when the operator allows them.
+  const tuning = { ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
+  const contexts = new ProviderContexts(deps.providers, deps.box, tuning);
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
   const linkedUsers = new LinkedUserService(controlPlane);
   const files = new FileFetcher(deps.config.allowPrivateUrls);
@@ -66,11 +68,11 @@ export function createServices(deps: {
   const connectRepo = new ConnectRepo(deps.database.db);
   const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo, deps.config.allowPrivateUrls);
   const connectSettings = new ConnectSettingsService(connectRepo, deps.providers);
-  const oauthApps = new OAuthAppService(connectRepo, deps.providers, deps.box);
+  const oauthApps = new OAuthAppService(connectRepo, deps.providers, deps.box, deps.config.allowPrivateUrls);
   const connect = new ConnectService(connectRepo, controlPlane, deps.providers, connectSettings, connections, deps.config.allowPrivateUrls, deps.box);
   const oauth = new OAuthService(connectRepo, oauthApps, connect, connections, connectSettings, deps.providers, deps.box, {
     flowTtlMinutes: deps.config.oauthFlowTtlMinutes ?? 15,
-    tuning: deps.httpTuning,
+    tuning,
   });
   // Access tokens are renewed before expiry and on a 401, for every caller of the provider contexts.
   contexts.refresher = oauth;

@@ -108,6 +108,7 @@ export class TicketingService {
   }
 
   async createUpload(connection: ConnectionRow, input: { file_name: string; file_url?: string; content?: string; content_type?: string }): Promise<UploadRow> {
+    if (input.file_url !== undefined) await this.files.checkUrl(input.file_url, 'file_url');
     return this.objects.repo.insertUpload({
       projectId: connection.projectId,
       connectionId: connection.id,

@@ -1,6 +1,7 @@
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../core/errors';
+import { isBlockedAddress, outboundAgent } from '../core/network';
 import type { ProviderManifest } from './manifest';
 
 export interface HttpClientOptions {
@@ -21,6 +22,8 @@ export interface HttpClientOptions {
   /** Longest wait honoured from Retry-After before giving up with a 503. */
   maxRetryAfterMs?: number;
   concurrency?: number;
+  /** Let the connection dial private and loopback addresses (OMNIPORT_ALLOW_PRIVATE_URLS); refused by default. */
+  allowPrivateAddresses?: boolean;
 }
 
 export interface RequestOptions {
@@ -43,7 +46,6 @@ export interface ProviderResponse<T> {
   data: T;
 }
 
-const sharedAgent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
 const limiters = new Map<string, LimitFunction>();
 
 /** The one outbound client: timeouts, retries with backoff and jitter, Retry-After, per-connection concurrency. */
@@ -60,6 +62,11 @@ export class ProviderHttpClient {
       limiters.set(key, limit);
     }
     this.limit = limit;
+  }
+
+  /** The address policy of this client, for a client made from it (pre-signed upload targets). */
+  get allowsPrivateAddresses(): boolean {
+    return this.opts.allowPrivateAddresses === true;
   }
 
   get<T>(path: string, o?: RequestOptions) {
@@ -115,11 +122,14 @@ export class ProviderHttpClient {
           method,
           headers,
           body,
-          dispatcher: sharedAgent,
+          dispatcher: outboundAgent(this.opts.allowPrivateAddresses === true),
           headersTimeout: this.opts.timeoutMs,
           bodyTimeout: this.opts.timeoutMs,
         });
       } catch (err) {
+        if (isBlockedAddress(err)) {
+          throw new AppError('unprocessable', `${provider}: the connection's address is not public, and private addresses are not allowed (OMNIPORT_ALLOW_PRIVATE_URLS)`, { provider, field: 'base_url' });
+        }
         const timedOut = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
         const code = (err as { code?: string }).code;
         if ((repeatable || (!timedOut && nothingSent(code))) && !last) {

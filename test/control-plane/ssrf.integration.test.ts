@@ -1,4 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import http from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppError } from '../../src/core/errors';
+import { FileFetcher } from '../../src/core/file-fetch';
+import { addressResolver } from '../../src/core/network';
 import { ProviderRegistry } from '../../src/providers/registry';
 import { zendeskAdapter } from '../../src/providers/zendesk';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -26,4 +32,92 @@ it('refuses a connection whose base_url points at loopback or private addresses,
     expect(res.body.details.field).toBe('base_url');
   }
   expect(sim.requests).toHaveLength(0);
+});
+
+describe('every outbound call is checked on the address it dials', () => {
+  /** A local service standing for the internal network: it must never be reached. */
+  let internal: http.Server;
+  let port: number;
+  let hits = 0;
+  const realLookup = addressResolver.lookup;
+  beforeAll(async () => {
+    internal = http.createServer((_req, res) => {
+      hits++;
+      res.end('internal secret');
+    });
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.1', r));
+    port = (internal.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    addressResolver.lookup = realLookup;
+    await new Promise((r) => internal.close(r));
+  });
+
+  /** A name that resolves to a public address on its first lookup and to loopback afterwards (DNS rebinding). */
+  function rebinding(name: string) {
+    let calls = 0;
+    addressResolver.lookup = ((host: string, options: object, callback: (e: Error | null, a: LookupAddress[]) => void) => {
+      if (host !== name) return (realLookup as unknown as (h: string, o: object, c: unknown) => void)(host, options, callback);
+      calls++;
+      callback(null, [{ address: calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }]);
+    }) as typeof addressResolver.lookup;
+    return () => calls;
+  }
+
+  it('refuses attachment URLs on IP literals in every spelling, naming no address or port state', async () => {
+    const files = new FileFetcher(false);
+    const urls = [
+      `http://127.0.0.1:${port}/internal-secret.txt`,
+      `http://2130706433:${port}/x`,
+      `http://0x7f000001:${port}/x`,
+      `http://127.1:${port}/x`,
+      `http://0.0.0.0:${port}/x`,
+      `http://[::ffff:127.0.0.1]:${port}/x`,
+      `http://[::1]:${port}/x`,
+      `http://127.0.0.1.:${port}/x`,
+      `http://localhost:${port}/x`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.1.2.3/x',
+      'http://100.64.0.1/x',
+    ];
+    for (const url of urls) {
+      const err = (await files.fetch(url, 'attachments[0]').catch((e: unknown) => e)) as AppError;
+      expect(err.code, url).toBe('unprocessable');
+      expect(err.message, url).toBe('attachments[0]: private and loopback addresses are refused');
+      await expect(files.checkUrl(url, 'file_url'), url).rejects.toMatchObject({ code: 'validation_failed' });
+    }
+    expect(hits).toBe(0);
+  });
+
+  it('refuses a provider call whose name turns private after the connection check (DNS rebinding)', async () => {
+    const calls = rebinding('zendesk.rebind.test');
+    const cred = sim.credentials[0]!;
+    const before = sim.requests.length;
+    const res = await server.call('POST', '/connections', {
+      body: {
+        provider: 'zendesk',
+        linked_user_origin_id: 'rebind',
+        credentials: { email: cred.email, api_token: cred.apiToken },
+        base_url: `http://zendesk.rebind.test:${new URL(sim.url).port}`,
+      },
+    });
+    expect(calls()).toBeGreaterThanOrEqual(2); // checked public, then dialled private
+    expect(res.status).toBeLessThan(500);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('refuses OAuth app endpoints on private addresses when they are set', async () => {
+    for (const [field, url] of [
+      ['token_url', 'http://169.254.169.254/latest/meta-data/'],
+      ['token_url', `http://127.0.0.1:${port}/token`],
+      ['authorize_url', 'http://[::ffff:10.0.0.1]/authorize'],
+    ] as const) {
+      const res = await server.call('PUT', '/oauth-apps/zendesk', { body: { client_id: 'cid', client_secret: 's', [field]: url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.details.field).toBe(field);
+    }
+    expect(hits).toBe(0);
+  });
 });

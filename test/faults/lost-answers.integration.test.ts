@@ -20,6 +20,7 @@ let n = 0;
 function context(adapter: ProviderAdapter, baseUrl: string, credentials: Record<string, string>): AdapterContext {
   const connectionId = `lost-${n++}`;
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl,

@@ -36,6 +36,7 @@ afterAll(async () => {
 let n = 0;
 function client(baseUrl = url) {
   return new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: zendeskAdapter.manifest,
     connectionId: `unit-${n++}`,
     baseUrl,

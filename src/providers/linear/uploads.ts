@@ -52,6 +52,7 @@ export async function uploadFile(ctx: AdapterContext, o: ResolvedOptions, file: 
     baseUrl: target.origin,
     authHeaders: () => ({}),
     errorMessage: linearErrorMessage,
+    allowPrivateAddresses: ctx.http.allowsPrivateAddresses,
   });
   const headers: Record<string, string> = { 'content-type': contentType };
   for (const h of uf.headers ?? []) if (h && typeof h.key === 'string' && typeof h.value === 'string') headers[h.key.toLowerCase()] = h.value;

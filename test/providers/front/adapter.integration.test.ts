@@ -17,6 +17,7 @@ const ids = idFactory('conn-1');
 function context(sim: FrontSimulator, adapter: ProviderAdapter, token = sim.token, connectionId = 'conn-1'): AdapterContext {
   const credentials = { access_token: token };
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl: sim.url,

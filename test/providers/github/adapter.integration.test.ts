@@ -19,6 +19,7 @@ function context(sim: GithubSimulator, adapter: ProviderAdapter = githubAdapter,
   const connectionId = `conn-${++seq}`;
   const credentials = { access_token: token };
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl: sim.url,

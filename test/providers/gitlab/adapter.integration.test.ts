@@ -20,6 +20,7 @@ function context(sim: GitlabSimulator, opts: { adapter?: ProviderAdapter; token?
   const baseUrl = opts.baseUrl ?? sim.url;
   const connectionId = opts.connectionId ?? 'conn-1';
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl,

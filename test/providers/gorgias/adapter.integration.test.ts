@@ -32,6 +32,7 @@ async function setup(simOpts: GorgiasSimulatorOptions = {}, adapterOpts: Gorgias
   const creds = credentials ?? { email: cred.email, api_token: cred.apiKey };
   const connectionId = `conn-gorgias-${++connections}`;
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl: sim.url,
@@ -196,6 +197,7 @@ describe('gorgias adapter: writes', () => {
     const { adapter, ctx, sim } = await setup();
     await expect(adapter.verifyCredentials(ctx)).resolves.toBeUndefined();
     const bad = new ProviderHttpClient({
+      allowPrivateAddresses: true, // simulators listen on loopback
       manifest: adapter.manifest,
       connectionId: 'conn-bad',
       baseUrl: sim.url,

@@ -17,6 +17,7 @@ let ctx: AdapterContext;
 function context(token: string, connectionId = 'conn-1'): AdapterContext {
   const credentials = { access_token: token };
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl: sim.url,

@@ -18,6 +18,7 @@ const ids = idFactory('conn-1');
 function context(sim: JiraSimulator, adapter: ProviderAdapter = jiraAdapter, credentials?: Record<string, string>, connectionId = 'conn-1'): AdapterContext {
   const creds = credentials ?? { email: sim.credentials[0]!.email, api_token: sim.credentials[0]!.apiToken };
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId,
     baseUrl: sim.url,

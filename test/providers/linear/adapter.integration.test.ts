@@ -15,6 +15,7 @@ const ids = idFactory('conn-1');
 
 function context(sim: LinearSimulator, adapter: ProviderAdapter, credentials: Record<string, string> = { access_token: sim.apiKey }): AdapterContext {
   const http = new ProviderHttpClient({
+    allowPrivateAddresses: true, // simulators listen on loopback
     manifest: adapter.manifest,
     connectionId: 'conn-1',
     baseUrl: sim.url,
