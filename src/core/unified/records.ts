@@ -3,6 +3,7 @@ import type { UnifiedRecord } from '../../providers/types';
 import type { UnifiedInsert } from '../../store/unified.repo';
 
 /** U+0000, and UTF-16 halves without their other half: text PostgreSQL refuses to store (`text` and `jsonb`). */
+// eslint-disable-next-line no-control-regex -- finding U+0000 is the point
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
