@@ -2,6 +2,7 @@
  * HubSpot reads shared by sync and writes: list pages (`after` cursors, the next page fetched while the
  * current one is stored), search pages (keyset on hs_object_id), one object, and options.
  */
+import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { HsListPage, HsObject, HsSearchPage, HsType } from './types';
 
@@ -59,22 +60,58 @@ export async function* pages<T>(fetchPage: (after: string | undefined) => Promis
   }
 }
 
-/** One page of `GET /crm/v3/objects/{type}`. */
+/**
+ * Property lists longer than this go in a request body, never in a URL: HubSpot answers 414 to long
+ * request lines, and a portal can have hundreds of custom properties.
+ */
+const MAX_PROPERTIES_IN_URL = 2_000;
+const fitsInUrl = (properties: string[]) => properties.join(',').length <= MAX_PROPERTIES_IN_URL;
+
+/**
+ * One page of `GET /crm/v3/objects/{type}`. With a long property list the page is listed with ids and
+ * associations only, and its properties read with one `batch/read` (properties in the body).
+ */
 export async function listPage(
   ctx: AdapterContext,
   hsType: HsType,
   q: { properties: string[]; associations: HsType[]; archived: boolean; limit: number; after?: string },
 ): Promise<Page<HsObject>> {
+  const inUrl = fitsInUrl(q.properties);
   const res = await ctx.http.get<HsListPage>(`/crm/v3/objects/${hsType}`, {
     query: {
       limit: q.limit,
       after: q.after,
       archived: q.archived,
-      properties: q.properties,
+      properties: inUrl ? q.properties : ['hs_object_id'],
       associations: q.associations.length > 0 ? q.associations : undefined,
     },
   });
-  return { items: res.data?.results ?? [], next: res.data?.paging?.next?.after ?? null };
+  const listed = res.data?.results ?? [];
+  const next = res.data?.paging?.next?.after ?? null;
+  if (inUrl || listed.length === 0) return { items: listed, next };
+  const full = await batchRead(ctx, hsType, listed.map((o) => o.id), q.properties, q.archived);
+  // An object archived or deleted between the two calls is left out, like any object gone by the next page.
+  const items = listed.flatMap((o) => {
+    const read = full.get(String(o.id));
+    return read ? [{ ...read, ...(o.associations ? { associations: o.associations } : {}) }] : [];
+  });
+  return { items, next };
+}
+
+/** Objects by id with their properties (`POST …/batch/read`, properties in the body); missing ids are left out. */
+async function batchRead(ctx: AdapterContext, hsType: HsType, ids: string[], properties: string[], archived: boolean): Promise<Map<string, HsObject>> {
+  try {
+    const res = await ctx.http.post<{ results?: HsObject[] }>(`/crm/v3/objects/${hsType}/batch/read`, {
+      query: { archived },
+      json: { inputs: ids.map((id) => ({ id })), properties },
+      read: true,
+    });
+    return new Map((res.data?.results ?? []).map((o) => [String(o.id), o]));
+  } catch (err) {
+    // 404: none of them exists any more.
+    if (err instanceof ProviderError && err.providerStatus === 404) return new Map();
+    throw err;
+  }
 }
 
 const lastSearch = new Map<string, number>();
@@ -125,8 +162,12 @@ export async function searchModifiedPage(
 
 /** One object with its properties and associations (`GET /crm/v3/objects/{type}/{id}`). */
 export async function readObject(ctx: AdapterContext, hsType: HsType, id: string, properties: string[], associations: HsType[]): Promise<HsObject> {
+  const inUrl = fitsInUrl(properties);
   const res = await ctx.http.get<HsObject>(`/crm/v3/objects/${hsType}/${id}`, {
-    query: { properties, associations: associations.length > 0 ? associations : undefined },
+    query: { properties: inUrl ? properties : ['hs_object_id'], associations: associations.length > 0 ? associations : undefined },
   });
-  return res.data;
+  if (inUrl) return res.data;
+  const full = (await batchRead(ctx, hsType, [id], properties, false)).get(String(res.data.id));
+  if (!full) throw new ProviderError('hubspot', 404, `${hsType} ${id} is gone`, null);
+  return { ...full, ...(res.data.associations ? { associations: res.data.associations } : {}) };
 }

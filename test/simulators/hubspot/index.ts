@@ -175,6 +175,8 @@ interface RateBucket {
   hits: number[];
 }
 
+/** Longest request target (path and query) answered; longer ones get 414. */
+const MAX_REQUEST_TARGET = 8_192;
 const HS_AUTH_MESSAGE =
   'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview';
 
@@ -982,6 +984,9 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
       return hsError(status, 'VALIDATION_ERROR', http.STATUS_CODES[status] ?? 'error');
     },
     handle(req) {
+      // Real HubSpot refuses long request lines (a GET naming hundreds of properties) with 414; modelled at 8 KB.
+      const target = req.path.length + req.query.toString().length + 1;
+      if (target > MAX_REQUEST_TARGET) return { status: 414, body: { status: 'error', message: 'URI Too Long', correlationId: randomUUID() } };
       const info = authenticate(req);
       counted.add(req);
       const exhausted = countRequest(info.label) ?? (/\/search\/?$/.test(req.path) ? countSearch(info.label) : undefined);
