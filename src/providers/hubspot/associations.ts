@@ -124,25 +124,35 @@ export function addV4(map: AssociationMap, from: HsType, to: HsType, targets: Hs
 
 /**
  * Associations of many objects to one target type (`POST /crm/v4/associations/{from}/{to}/batch/read`,
- * 1,000 ids a call). Objects without associations are simply absent (HubSpot reports them as errors).
+ * 1,000 ids a call). HubSpot pages each object's targets on its own: objects whose result says there are
+ * more are asked again with their `after`, until none has more. Objects without associations are simply
+ * absent (HubSpot reports them as errors).
  */
 export async function batchReadAssociations(ctx: AdapterContext, from: HsType, to: HsType, ids: string[]): Promise<Map<string, HsV4Target[]>> {
   const out = new Map<string, HsV4Target[]>();
-  for (let i = 0; i < ids.length; i += 1000) {
-    const inputs = ids.slice(i, i + 1000).map((id) => ({ id }));
-    let results: HsV4BatchResult[] = [];
-    try {
-      const res = await ctx.http.post<{ results?: HsV4BatchResult[] }>(`/crm/v4/associations/${from}/${to}/batch/read`, { json: { inputs }, read: true });
-      results = res.data?.results ?? [];
-    } catch (err) {
-      // Nothing associated at all: some HubSpot versions answer 404 instead of 207.
-      if (err instanceof ProviderError && err.providerStatus === 404) continue;
-      throw err;
+  let pending: { id: string; after?: string }[] = ids.map((id) => ({ id }));
+  while (pending.length > 0) {
+    const next: { id: string; after: string }[] = [];
+    for (let i = 0; i < pending.length; i += 1000) {
+      const inputs = pending.slice(i, i + 1000);
+      let results: HsV4BatchResult[] = [];
+      try {
+        const res = await ctx.http.post<{ results?: HsV4BatchResult[] }>(`/crm/v4/associations/${from}/${to}/batch/read`, { json: { inputs }, read: true });
+        results = res.data?.results ?? [];
+      } catch (err) {
+        // Nothing associated at all: some HubSpot versions answer 404 instead of 207.
+        if (err instanceof ProviderError && err.providerStatus === 404) continue;
+        throw err;
+      }
+      for (const r of results) {
+        const key = String(r.from?.id);
+        out.set(key, [...(out.get(key) ?? []), ...(r.to ?? [])]);
+        const after = r.paging?.next?.after;
+        const asked = inputs.find((x) => x.id === key);
+        if (after && after !== asked?.after) next.push({ id: key, after });
+      }
     }
-    for (const r of results) {
-      const key = String(r.from?.id);
-      out.set(key, [...(out.get(key) ?? []), ...(r.to ?? [])]);
-    }
+    pending = next;
   }
   return out;
 }

@@ -65,6 +65,8 @@ export interface HsV4Target {
 export interface HsV4BatchResult {
   from: { id: string | number };
   to?: HsV4Target[];
+  /** More targets of this object: ask again with `{id, after}`. */
+  paging?: { next?: { after?: string } };
 }
 
 export interface HsOwner {

@@ -91,6 +91,8 @@ export interface HubSpotSimulatorOptions {
   owners?: number;
   /** Keep request bodies in `requests` (default true). */
   recordBodies?: boolean;
+  /** Targets per object in one page of v4 association batch reads (default 500, like HubSpot); the rest via `after`. */
+  associationPageSize?: number;
 }
 
 export interface AccessTokenOptions {
@@ -723,9 +725,13 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
     const startedAt = iso(clock.now());
     const results: unknown[] = [];
     const errors: unknown[] = [];
+    const pageSize = opts.associationPageSize ?? 500;
     for (const input of inputs) {
       const id = String(input.id ?? '');
-      const targets = store.findLive(from, id) ? store.associationsOf(from, id, to) : [];
+      const all = store.findLive(from, id) ? store.associationsOf(from, id, to) : [];
+      // Each object pages on its own: `after` (an offset here) in the input, `paging.next.after` in its result.
+      const start = typeof input.after === 'string' && /^\d+$/.test(input.after) ? Number(input.after) : 0;
+      const targets = all.slice(start, start + pageSize);
       if (targets.length === 0) {
         errors.push({
           status: 'error',
@@ -736,7 +742,12 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
         });
         continue;
       }
-      results.push({ from: { id }, to: targets.map(([toObjectId, typeIds]) => v4Target(toObjectId, typeIds)) });
+      const more = start + pageSize < all.length;
+      results.push({
+        from: { id },
+        to: targets.map(([toObjectId, typeIds]) => v4Target(toObjectId, typeIds)),
+        ...(more ? { paging: { next: { after: String(start + pageSize), link: null } } } : {}),
+      });
     }
     const completedAt = iso(clock.now());
     if (errors.length === 0) return { status: 200, body: { status: 'COMPLETE', results, startedAt, completedAt } };

@@ -1,8 +1,8 @@
 /**
- * A portal with hundreds of custom properties: naming them all in a GET would pass HubSpot's request-line
- * limit (414), so reads send them in a batch/read body. Sync and the read-back of an update still work.
+ * Portals larger than a URL or a page: hundreds of custom properties (naming them all in a GET would pass
+ * HubSpot's request-line limit, 414), and objects with more associations than one page of a batch read.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubspotSetup, type HubSpotSetup } from './setup';
 
 const CUSTOM = 400;
@@ -34,4 +34,24 @@ it('reads a contact back after an update with every custom property', async () =
   expect(res.body.data.first_name).toBe('Renamed');
   expect(res.body.data.remote_data.properties.customer_specific_attribute_399).toBe('last one');
   expect(t.sim.requests.filter((r) => r.status === 414)).toEqual([]);
+});
+
+describe('associations paged per object', () => {
+  let p: HubSpotSetup;
+  beforeAll(async () => {
+    // 50 targets a page per object, so one deal with 120 contacts needs three pages of its own.
+    p = await hubspotSetup({ sim: { associationPageSize: 50 }, seed: (sim) => void sim.seedContacts(130) });
+  });
+  afterAll(() => p?.close());
+
+  it('reads every contact of a deal whose associations span several pages (incremental sync, v4 batch read)', async () => {
+    await p.syncAll();
+    const deal = p.sim.state.insert('deals', { dealname: 'Big deal' });
+    const contacts = [...p.sim.state.objects.contacts.values()].slice(0, 120);
+    for (const c of contacts) p.sim.associate('deals', deal.id, 'contacts', c.id, [3]);
+    const runs = await p.syncAll();
+    expect(runs['crm.deal']!.mode).toBe('incremental');
+    const [row] = await p.server.sql(`select data from unified_objects where connection_id = $1 and object_type = 'crm.deal' and remote_id = $2`, [p.connectionId, deal.id]);
+    expect(((row!.data as { contact_ids: string[] }).contact_ids ?? []).length).toBe(120);
+  });
 });
