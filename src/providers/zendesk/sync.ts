@@ -116,14 +116,27 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
       let roles = new Map<number, ZdRole>();
       let asked = new Set<number>();
       for await (const page of ticketEventPages(ctx, { startTime })) {
-        const found: Array<{ ticketId: number; comment: ZdComment; at: string | null | undefined }> = [];
+        // By comment id: a comment created and redacted within one page is stored once, as it is now.
+        const byId = new Map<number, { ticketId: number; comment: ZdComment; at: string | null | undefined }>();
+        const redacted = new Map<number, Set<number>>();
         for (const event of page.events) {
           if (typeof event.ticket_id !== 'number' || deleted.has(event.ticket_id) || !Array.isArray(event.child_events)) continue;
           for (const child of event.child_events) {
-            const comment = child && typeof child === 'object' ? commentOf(child) : undefined;
-            if (comment) found.push({ ticketId: event.ticket_id, comment, at: event.created_at });
+            if (!child || typeof child !== 'object') continue;
+            const comment = commentOf(child);
+            if (comment) byId.set(comment.id, { ticketId: event.ticket_id, comment, at: event.created_at });
+            if ((child.event_type ?? child.type) === 'CommentRedactionEvent' && typeof child.comment_id === 'number') {
+              redacted.set(event.ticket_id, (redacted.get(event.ticket_id) ?? new Set()).add(child.comment_id));
+            }
           }
         }
+        // A redaction removes text for good and changes no timestamp: the redacted comments are read again.
+        for (const [ticketId, ids] of redacted) {
+          for await (const list of cursorPages<ZdComment>(ctx, `/api/v2/tickets/${ticketId}/comments`, 'comments', { pageSize: o.listPageSize })) {
+            for (const comment of list.items) if (ids.has(comment.id)) byId.set(comment.id, { ticketId, comment, at: comment.created_at });
+          }
+        }
+        const found = [...byId.values()];
         if (asked.size > ROLE_CACHE_LIMIT) [roles, asked] = [new Map(), new Set()];
         const authors = found.map((f) => f.comment.author_id).filter((id): id is number => typeof id === 'number' && !asked.has(id));
         await lookupRoles(ctx, authors, roles);

@@ -459,6 +459,12 @@ export function createRoutes(env: RouteEnv): Route[] {
       const { page, members } = paginate({ items, key, descending, sort, query: ctx.query, baseUrl: abs('/api/v2/deleted_tickets.json') });
       return { status: 200, body: { deleted_tickets: page.map((t) => ser.deletedTicket(t)), ...members } };
     }),
+    route('PUT', '/api/v2/tickets/:id/comments/:comment_id/redact', (ctx) => {
+      const text = ctx.body && typeof ctx.body === 'object' ? (ctx.body as { text?: unknown }).text : undefined;
+      if (typeof text !== 'string') throw new HttpError(400, { error: 'InvalidValue', description: 'Expected a JSON object with a "text" string' });
+      const c = wrapWrite(() => state.redactComment(intParam(ctx.params.id), intParam(ctx.params.comment_id), text, ctx.user!));
+      return { status: 200, body: { comment: ser.comment(c) } };
+    }),
     route('GET', '/api/v2/tickets/:id/comments', (ctx) => {
       const t = liveTicket(intParam(ctx.params.id));
       const sortParam = q1(ctx.query, 'sort') ?? (q1(ctx.query, 'sort_order') === 'desc' ? '-created_at' : 'created_at');

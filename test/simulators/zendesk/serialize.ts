@@ -197,6 +197,7 @@ export class Serializer {
             event_type: 'Comment',
           };
         }
+        if (e.type === 'CommentRedactionEvent') return { id: e.id, via: name, via_reference_id: null, comment_id: e.comment_id, event_type: e.type };
         // Field events name the field as the key: {"status": "open", "previous_value": "new", "event_type": "Change"}.
         const field = String(e.field_name);
         const out: Record<string, unknown> = { id: e.id, via: name, via_reference_id: null, [field]: e.value };

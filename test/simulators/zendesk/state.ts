@@ -1046,6 +1046,38 @@ export class ZendeskState {
   }
 
   /**
+   * Redact String in Comment (PUT /api/v2/tickets/{ticket_id}/comments/{id}/redact): every occurrence of
+   * `text` becomes ▇ characters, for good, in the comment and in the audit that carries it. The ticket is
+   * not touched (no new `updated_at`); the redaction is an audit of its own with a `CommentRedactionEvent`.
+   */
+  redactComment(ticketId: number, commentId: number, text: string, acting: UserRecord): CommentRecord {
+    const t = this.liveTicket(ticketId);
+    const c = t.comments.find((x) => x.id === commentId);
+    if (!c) throw new RecordNotFound();
+    if (text.length === 0) throw new RecordInvalid({ text: [{ description: 'Text cannot be blank', error: 'BlankValue' }] });
+    const mask = (s: string) => s.split(text).join('\u2587'.repeat(text.length));
+    c.body = mask(c.body);
+    c.html_body = mask(c.html_body);
+    c.plain_body = mask(c.plain_body);
+    for (const audit of this.audits.get(ticketId) ?? []) {
+      for (const e of audit.events) if (e.type === 'Comment' && e.id === commentId) Object.assign(e, { body: c.body, html_body: c.html_body, plain_body: c.plain_body });
+    }
+    const audit: AuditRecord = {
+      id: this.nextId('event'),
+      ticket_id: ticketId,
+      author_id: acting.id,
+      created_at: this.now(),
+      channel: 'api',
+      events: [{ id: this.nextId('event'), type: 'CommentRedactionEvent', comment_id: commentId }],
+    };
+    const list = this.audits.get(ticketId) ?? [];
+    list.push(audit);
+    this.audits.set(ticketId, list);
+    this.logTicketEvent(audit);
+    return c;
+  }
+
+  /**
    * Soft delete (DELETE /api/v2/tickets/{id}): the ticket leaves the API (404), is listed by
    * GET /api/v2/deleted_tickets, shows `status: "deleted"` in the ticket exports, and its deletion is
    * an audit (status → deleted) in the ticket event export; its earlier events stay there.
