@@ -22,6 +22,7 @@ import { OAuthAppService } from './oauth-apps';
 import { OAuthService } from './oauth';
 import { FieldMappingService } from './field-mapping';
 import { FieldMappingRepo } from '../store/field-mapping.repo';
+import { PassthroughService } from './passthrough';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -46,6 +47,8 @@ export interface Services {
   magicLinks: MagicLinkService;
   connect: ConnectService;
   oauth: OAuthService;
+  /** Direct calls to a connection's provider. */
+  passthrough: PassthroughService;
 }
 
 export function createServices(deps: {
@@ -96,5 +99,6 @@ export function createServices(deps: {
     magicLinks: new MagicLinkService(connectRepo, linkedUsers, deps.providers, connectSettings, connect, deps.config.magicLinkTtlHours ?? 24 * 7),
     connect,
     oauth,
+    passthrough: new PassthroughService(contexts),
   };
 }

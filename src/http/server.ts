@@ -21,6 +21,7 @@ import type { JobRunner } from '../jobs/runner';
 import { magicLinkRoutes } from './routes/magic-links';
 import { oauthAppRoutes } from './routes/oauth-apps';
 import { connectPageRoutes } from '../connect/routes';
+import { passthroughRoutes } from './routes/passthrough';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -149,6 +150,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(ticketingRoutes, deps);
   await app.register(crmRoutes, deps);
   await app.register(fieldMappingRoutes, deps);
+  await app.register(passthroughRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });
   await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });

@@ -181,7 +181,7 @@ export class ProviderHttpClient {
         }
         if (write) throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
       }
-      throw new ProviderError(provider, status, this.message(data), data);
+      throw new ProviderError(provider, status, this.message(data), data, headers);
     }
   }
 
@@ -223,6 +223,8 @@ export class ProviderError extends AppError {
     readonly providerStatus: number,
     readonly providerMessage: string | undefined,
     readonly providerBody: unknown,
+    /** The answer's headers (lower-cased), where the client saw them. */
+    readonly providerHeaders: Record<string, string> = {},
   ) {
     super(
       'provider_error',
