@@ -70,8 +70,9 @@ export class CrmService {
     token: ConnectionRow | undefined,
     opts: { remoteData: boolean },
   ): Promise<View> {
-    if (Object.keys(patch).length === 0) throw new AppError('validation_failed', 'the body changes nothing', { field: 'body' });
     const { row, connection } = await this.objects.findWithConnection(access, objectType, id, token);
+    // A patch that changes nothing answers the object as stored, without calling the provider.
+    if (Object.keys(patch).length === 0) return (await this.objects.views(connection, [row], opts))[0]!;
     const { ops, ctx } = this.operations(connection);
     const write = await this.crmWrite(connection, objectType, patch, '');
     return this.objects.save(connection, await ops.update(ctx, objectType, row.remoteId, write), opts);

@@ -73,8 +73,10 @@ export class TicketingService {
   async updateTicket(access: AccessContext, id: string, patch: TicketPatch, connectionToken: ConnectionRow | undefined): Promise<View> {
     if (patch.id !== undefined && patch.id !== id) throw new AppError('validation_failed', 'body id does not match the addressed ticket', { field: 'id' });
     const { row, connection } = await this.objects.findWithConnection(access, 'ticketing.ticket', id, connectionToken);
-    const { ops, ctx } = this.operations(connection);
     const { id: _ignored, ...fields } = patch;
+    // A patch that changes nothing answers the ticket as stored, without calling the provider.
+    if (Object.values(fields).every((v) => v === undefined)) return (await this.objects.views(connection, [row], { remoteData: false }))[0]!;
+    const { ops, ctx } = this.operations(connection);
     const write = await this.ticketWrite(connection, fields, '');
     const result = await ops.updateTicket(ctx, row.remoteId, write);
     return this.objects.save(connection, result, { remoteData: false });

@@ -19,6 +19,15 @@ import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalCon
 import { envelope, errorResponses, idParams } from '../schemas';
 import { batchItemSchema, batchItems, readRoutes } from '../unified-routes';
 
+/** Endpoint 7 answers with remote_data (the interface shows it without a query option); `false` leaves it out. */
+const remoteDataByDefault = z.object({
+  remote_data: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v !== 'false')
+    .describe('Included unless false.'),
+});
+
 const writable: { path: string; objectType: CrmWritable; schema: z.ZodType; label: string }[] = [
   { path: '/crm/contacts', objectType: 'crm.contact', schema: crmContactSchema, label: 'contact' },
   { path: '/crm/companies', objectType: 'crm.company', schema: crmCompanySchema, label: 'company' },
@@ -87,9 +96,13 @@ export const crmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
         schema: {
           tags: ['crm'],
           summary: `Update a ${spec.label}${spec.objectType === 'crm.deal' ? ' (endpoint 7)' : ''}; the API key is enough`,
+          description:
+            spec.objectType === 'crm.deal'
+              ? 'As the interface shows endpoint 7, the answer carries remote_data unless remote_data=false. An empty body changes nothing and answers the stored deal without calling the provider.'
+              : 'An empty body changes nothing and answers the stored object without calling the provider.',
           headers: optionalConnectionTokenHeaders,
           params: idParams,
-          querystring: remoteDataQuery,
+          querystring: spec.objectType === 'crm.deal' ? remoteDataByDefault : remoteDataQuery,
           body: patch.extend({ id: z.string().optional().describe('If sent, must be the addressed id.') }),
           response: { 200: envelope(spec.schema), ...errorResponses },
         },
