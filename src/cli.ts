@@ -5,6 +5,7 @@ import { AppError } from './core/errors';
 import { DataDirLockedError } from './store/database';
 import { isoDate } from './http/schemas';
 import { JobRunner } from './jobs/runner';
+import { installProcessGuards } from './process-guards';
 
 const program = new Command()
   .name('omniport')
@@ -32,6 +33,7 @@ program
     const started = performance.now();
     const config = loadConfig();
     const omniport = await createOmniport(config);
+    installProcessGuards(omniport.server.log);
     const boot = await omniport.services.projects.bootstrapIfEmpty(config.bootstrapApiKey);
     if (boot) {
       const lines = [
@@ -64,6 +66,7 @@ program
     const { database, services } = await openServices(config);
     const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
     jobs.logger = { info: (o, m) => console.log(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) };
+    installProcessGuards({ warn: (o, m) => console.warn(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) });
     await jobs.start();
     console.log(`Omniport worker running (${database.kind})`);
     const stop = async () => {

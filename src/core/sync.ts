@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from './errors';
+import { isDatabaseUnavailable } from '../store/database';
 import { toRows } from './unified/records';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
@@ -33,6 +34,8 @@ export class SyncService {
     private readonly controlPlane: ControlPlaneRepo,
     private readonly contexts: ProviderContexts,
     private readonly overlapMs = 5 * 60_000,
+    /** How often a running stream says it is alive; a stream silent for `staleAfterMs` lost its worker. */
+    readonly liveness = { heartbeatMs: 15_000, staleAfterMs: 60_000 },
   ) {}
 
   streamsOf(connection: ConnectionRow): string[] {
@@ -51,6 +54,9 @@ export class SyncService {
     const base = { connectionId, stream, projectId: connection.projectId, runId: run.runId, mode: run.mode, runStartedAt: run.startedAt };
     let records = run.recordsSoFar;
     await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, lastError: null });
+    // Alive while it runs, even through a long wait on the provider: a silent stream is taken over (JobRunner).
+    const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, stream, run.runId).catch(() => undefined), this.liveness.heartbeatMs);
+    heartbeat.unref();
 
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
@@ -80,10 +86,19 @@ export class SyncService {
       });
       return { stream, outcome: 'done', mode: run.mode, records, markedDeleted };
     } catch (err) {
-      const message = err instanceof AppError ? `${err.message}` : 'internal error';
-      await this.repo.saveSyncState({ ...base, status: 'failed', recordsInRun: records, lastError: message });
+      const message = err instanceof AppError ? err.message : isDatabaseUnavailable(err) ? 'the database was unavailable' : 'internal error';
+      // With the database gone this cannot be saved: the stream then stays `running`, goes stale, and is taken over.
+      await this.repo.saveSyncState({ ...base, status: 'failed', recordsInRun: records, lastError: message }).catch(() => undefined);
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
+  }
+
+  /** `stalled`: said to be running, but its worker has not been heard of for `staleAfterMs`. */
+  displayStatus(state: SyncStateRow): string {
+    if (state.status === 'running' && Date.now() - state.updatedAt.getTime() > this.liveness.staleAfterMs) return 'stalled';
+    return state.status;
   }
 
   /** Continue an interrupted run with its id (so deletion detection stays right), or start a new one. */
@@ -100,6 +115,11 @@ export class SyncService {
     }
     const incremental = syncer.incremental && Boolean(previous?.watermark) && !opts.full;
     return { runId: randomUUID(), mode: incremental ? ('incremental' as const) : ('full' as const), startedAt: new Date(), resume: null, recordsSoFar: 0 };
+  }
+
+  /** Streams said to be running whose worker has not been heard of for `staleAfterMs`. */
+  stalledStreams(staleAfterMs: number) {
+    return this.repo.stalledStreams(staleAfterMs);
   }
 
   status(connectionId: string) {

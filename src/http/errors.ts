@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, errorCodes, type ErrorCode } from '../core/errors';
+import { isDatabaseUnavailable, loggableError } from '../store/database';
 
 interface ErrorBody {
   statusCode: number;
@@ -59,15 +60,22 @@ export function errorHandler(err: FastifyError, request: FastifyRequest, reply: 
   if (err instanceof SyntaxError && err.statusCode === 400) {
     return reply.status(400).send(body(request, 400, 'malformed_json', `malformed JSON body: ${err.message}`));
   }
+  if (isDatabaseUnavailable(err)) {
+    request.log.warn({ err: loggableError(err) }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send(body(request, 503, 'database_unavailable', 'Omniport’s database cannot be reached right now; retry in a few seconds'));
+  }
   const state = sqlState(err);
   if (state === '23505') return reply.status(409).send(body(request, 409, 'conflict', 'an object with the same unique value already exists'));
   if (state === '23503') return reply.status(409).send(body(request, 409, 'conflict', 'the object is referenced by, or references, another object'));
   if (isResponseSerializationError(err)) {
-    request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
+    request.log.error({ err: loggableError(err), issues: err.cause.issues }, 'response does not match its schema');
   } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     return reply.status(err.statusCode).send(body(request, err.statusCode, 'bad_request', err.message));
   } else {
-    request.log.error({ err }, 'unhandled error');
+    request.log.error({ err: loggableError(err) }, 'unhandled error');
   }
   return reply.status(500).send(body(request, 500, 'internal_error', 'internal server error'));
 }

@@ -1,10 +1,12 @@
 import PgBoss from 'pg-boss';
-import type { DatabaseHandle } from '../store/database';
+import { loggableError, type DatabaseHandle } from '../store/database';
 import type { ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncService } from '../core/sync';
 
 const SYNC_QUEUE = 'sync';
 const SCHEDULE_QUEUE = 'sync-schedule';
+/** pg-boss's default schema, where its job table lives. */
+const PGBOSS_SCHEMA = 'pgboss';
 
 interface SyncJob {
   connectionId: string;
@@ -23,6 +25,7 @@ export interface JobRunnerOptions {
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
+  warn?(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -36,8 +39,10 @@ export class JobRunner {
   logger: JobLogger | undefined;
   private started: Promise<void> | undefined;
 
+  private reaper: NodeJS.Timeout | undefined;
+
   constructor(
-    database: DatabaseHandle,
+    private readonly database: DatabaseHandle,
     databaseUrl: string | undefined,
     private readonly sync: SyncService,
     private readonly controlPlane: ControlPlaneRepo,
@@ -70,13 +75,46 @@ export class JobRunner {
     await this.boss.work<SyncJob>(SYNC_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
       if (!job) return;
       const { connectionId, stream, full } = job.data;
-      const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
-      this.logger?.info({ connectionId, ...result }, 'sync job finished');
-      if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
+      try {
+        const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
+        this.logger?.info({ connectionId, ...result }, 'sync job finished');
+        if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
+      } catch (err) {
+        // pg-boss retries the job later (with backoff); the run resumes from its saved position.
+        this.logger?.error({ connectionId, stream, err: loggableError(err) }, 'sync job failed');
+        throw err;
+      }
     });
+    // Streams whose worker died (kill -9, lost machine) are taken over: at once on the embedded database,
+    // which only this process can use, and on PostgreSQL once their heartbeat is stale.
+    await this.takeOverStalled(this.database.kind === 'pglite' ? 0 : this.sync.liveness.staleAfterMs);
+    this.reaper = setInterval(() => void this.takeOverStalled(this.sync.liveness.staleAfterMs), this.sync.liveness.heartbeatMs);
+    this.reaper.unref();
     await this.boss.work(SCHEDULE_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
       for (const { id } of await this.controlPlane.connectionsDueForSync()) await this.enqueueAll(id);
     });
+  }
+
+  /**
+   * Cancels the queue's job of every stream silent for `staleAfterMs` (its worker is gone, but pg-boss would
+   * keep the job active until it expires) and queues the stream again: the next run resumes from the
+   * position saved with its last batch. Safe in several workers at once (cancelling twice is harmless,
+   * and the queue keeps at most one waiting job per stream).
+   */
+  private async takeOverStalled(staleAfterMs: number): Promise<void> {
+    try {
+      for (const { connectionId, stream } of await this.sync.stalledStreams(staleAfterMs)) {
+        const active = await this.boss.getDb().executeSql(`select id from ${PGBOSS_SCHEMA}.job where name = $1 and singleton_key = $2 and state = 'active'`, [
+          SYNC_QUEUE,
+          `${connectionId}:${stream}`,
+        ]);
+        for (const { id } of active.rows as { id: string }[]) await this.boss.cancel(SYNC_QUEUE, id);
+        await this.send(connectionId, [stream]);
+        (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream, jobs: active.rows.length }, 'sync stream taken over after its worker stopped');
+      }
+    } catch (err) {
+      this.logger?.error({ err: loggableError(err) }, 'taking over stalled sync streams failed; will try again');
+    }
   }
 
   /** Queues every stream of a connection. */
@@ -90,6 +128,10 @@ export class JobRunner {
 
   async enqueue(connectionId: string, streams: string[], opts: { full?: boolean } = {}): Promise<void> {
     await this.start();
+    await this.send(connectionId, streams, opts);
+  }
+
+  private async send(connectionId: string, streams: string[], opts: { full?: boolean } = {}): Promise<void> {
     for (const stream of streams) {
       await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full } satisfies SyncJob, {
         singletonKey: `${connectionId}:${stream}`,
@@ -98,6 +140,7 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.reaper);
     if (!this.started) return;
     await this.started.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });

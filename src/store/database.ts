@@ -97,7 +97,8 @@ function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHan
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A server refusing connections fails a request in seconds instead of leaving it waiting.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server must not crash the process; the next query reports the fault.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Database;
@@ -136,4 +137,40 @@ export async function migrateDatabase(target: DatabaseTarget, handle: DatabaseHa
 
 export function targetFromConfig(config: { databaseUrl?: string; dataDir: string }): DatabaseTarget {
   return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+}
+
+/** SQLSTATE classes and codes meaning "the database cannot be reached right now", not "the query is wrong". */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|53400)$/;
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|terminating connection|the database system is (starting up|shutting down)|not currently accepting connections/i;
+
+/**
+ * Whether an error (or one of its causes, however drizzle or pg wrapped it) means the database is out of
+ * reach — a dropped connection, a server refusing or shutting down — rather than a fault of the query.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * An error as a log line may show it: drizzle puts the query's parameters (customers' names, emails …)
+ * in its message; they are cut, and so are the parameters kept on the error.
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  const e = err as { message?: unknown; code?: unknown; name?: unknown; stack?: unknown; cause?: unknown };
+  const clean = (m: unknown) => (typeof m === 'string' ? m.replace(/\nparams:[\s\S]*$/, '\nparams: [redacted]') : undefined);
+  const cause = e?.cause as { message?: unknown; code?: unknown } | undefined;
+  return {
+    name: typeof e?.name === 'string' ? e.name : undefined,
+    message: clean(e?.message),
+    code: typeof e?.code === 'string' ? e.code : undefined,
+    ...(cause ? { cause: { message: clean(cause.message), code: typeof cause.code === 'string' ? cause.code : undefined } } : {}),
+    stack: typeof e?.stack === 'string' ? clean(e.stack.split('\n    at ').slice(0, 6).join('\n    at ')) : undefined,
+  };
 }

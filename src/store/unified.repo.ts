@@ -153,6 +153,22 @@ export class UnifiedRepo {
       .onConflictDoUpdate({ target: [syncStates.connectionId, syncStates.stream], set: { ...rest, updatedAt: sql`date_trunc('milliseconds', now())` } });
   }
 
+  /** Marks a running stream alive (its worker's heartbeat). */
+  async heartbeat(connectionId: string, stream: string, runId: string): Promise<void> {
+    await this.db
+      .update(syncStates)
+      .set({ updatedAt: sql`date_trunc('milliseconds', now())` })
+      .where(and(eq(syncStates.connectionId, connectionId), eq(syncStates.stream, stream), eq(syncStates.runId, runId), eq(syncStates.status, 'running')));
+  }
+
+  /** Streams said to be running whose heartbeat is older than `staleAfterMs` (all running ones with 0). */
+  async stalledStreams(staleAfterMs: number): Promise<{ connectionId: string; stream: string }[]> {
+    return this.db
+      .select({ connectionId: syncStates.connectionId, stream: syncStates.stream })
+      .from(syncStates)
+      .where(and(eq(syncStates.status, 'running'), lt(syncStates.updatedAt, sql`now() - make_interval(secs => ${staleAfterMs / 1000})`)));
+  }
+
   /** Saves a batch and the position after it in one transaction, so a crash never skips or loses a batch. */
   async saveBatch(rows: UnifiedInsert[], state: typeof syncStates.$inferInsert): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -10,7 +10,7 @@ import { envelope, errorResponses } from '../schemas';
 const streamStatus = z
   .object({
     stream: z.string(),
-    status: z.string().describe('idle, running or failed'),
+    status: z.string().describe('never_run, idle, running, failed, or stalled (running, but its worker has not been heard of for a minute: it is being taken over)'),
     mode: z.string().nullable().describe('full or incremental: the current or last run'),
     records_in_run: z.number().int(),
     last_success_at: z.string().nullable(),
@@ -57,7 +57,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
         const s = states.get(stream);
         return {
           stream,
-          status: s?.status ?? 'never_run',
+          status: s ? services.sync.displayStatus(s) : 'never_run',
           mode: s?.mode ?? null,
           records_in_run: s?.recordsInRun ?? 0,
           last_success_at: iso(s?.lastSuccessAt ?? null),

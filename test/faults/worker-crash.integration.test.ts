@@ -1,0 +1,159 @@
+/**
+ * A worker killed with SIGKILL in the middle of a sync (real child processes): another process takes the
+ * stream over — on PostgreSQL a second server once the first one's heartbeat is stale, on the embedded
+ * database the restarted server, at once — and finishes it with every ticket stored exactly once.
+ * Production thresholds (heartbeat 15 s, stale after 60 s): the takeover time is measured and printed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { inject, afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/harness';
+import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+
+const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
+const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
+const TICKETS = 2_500;
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const freePort = () => 20_000 + Math.floor(Math.random() * 30_000);
+
+/** Where the child processes keep their data: a PostgreSQL database cloned from the template, or a PGlite directory. */
+async function storage(): Promise<Record<string, string>> {
+  if (inject('databaseKind') === 'postgres') {
+    const db = await freshDatabase();
+    cleanups.push(() => db.drop());
+    return { DATABASE_URL: (db.target as { url: string }).url, OMNIPORT_SECRET_KEY: randomBytes(32).toString('hex') };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-crash-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return { OMNIPORT_DATA_DIR: dir };
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** `omniport start` in a child process; on PGlite a restart may find the dead owner's lock for a few seconds. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const port = freePort();
+    const childEnv: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
+      OMNIPORT_BOOTSTRAP_API_KEY: KEY,
+      OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    };
+    if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+    const child = spawn('node', [bin, 'start'], { env: childEnv });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    cleanups.push(() => void child.kill('SIGKILL'));
+    const url = `http://127.0.0.1:${port}`;
+    while (!exited && Date.now() < deadline) {
+      if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, child, output: () => output };
+      await sleep(250);
+    }
+    if (Date.now() >= deadline) throw new Error(`the server did not start:\n${output}`);
+    await sleep(1_000); // exited (the data directory still locked): try again
+  }
+}
+
+const api = (server: Server, method: string, p: string, opts: { body?: unknown; token?: string } = {}) =>
+  fetch(server.url + p, {
+    method,
+    headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(opts.token ? { 'x-connection-token': opts.token } : {}) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any })); // eslint-disable-line @typescript-eslint/no-explicit-any -- arbitrary JSON
+
+async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+const exportCalls = (sim: ZendeskSimulator) => sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets/cursor'));
+
+/**
+ * Connects a Zendesk account through server A, kills A at the chosen moment of its ticket sync, then lets
+ * a second process finish; returns the takeover time.
+ */
+async function crashScenario(moment: 'waiting for a page' | 'storing a page'): Promise<{ takeoverMs: number; stored: number }> {
+  const sim = await startZendeskSimulator({ validateSpec: false, seedDefaults: true });
+  cleanups.push(() => sim.close());
+  sim.seedTickets(TICKETS);
+  if (moment === 'waiting for a page') {
+    // The second page of the export is held until long after the kill.
+    sim.faults.add({ path: '/api/v2/incremental/tickets/cursor', match: (r) => r.query.cursor !== undefined, delayMs: 20_000, times: 1 });
+  }
+  const env = await storage();
+  const a = await startServer(env);
+  const cred = sim.credentials[0]!;
+  const created = await api(a, 'POST', '/connections', {
+    body: { provider: 'zendesk', linked_user_origin_id: 'crash', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const token = created.body.data.connection_token as string;
+
+  if (moment === 'waiting for a page') await waitFor('the held page to be asked for', () => exportCalls(sim).some((r) => r.query.cursor !== undefined), 60_000);
+  else await waitFor('the first page to be served', () => exportCalls(sim).some((r) => r.status === 200), 60_000);
+  a.child.kill('SIGKILL');
+  const killedAt = Date.now();
+  await new Promise((r) => (a.child.exitCode !== null ? r(null) : a.child.once('exit', r)));
+  const before = exportCalls(sim).length;
+
+  const b = await startServer(env);
+  await waitFor('the ticket stream to be taken over', () => exportCalls(sim).length > before, 150_000);
+  const takeoverMs = Date.now() - killedAt;
+  const done = await waitFor(
+    'the ticket stream to finish',
+    async () => {
+      const status = await api(b, 'GET', '/sync/status', { token });
+      const tickets = status.body.data?.streams?.find((s: { stream: string }) => s.stream === 'ticketing.ticket');
+      return tickets?.status === 'idle' && tickets.last_success_at ? tickets : undefined;
+    },
+    120_000,
+  );
+  expect(done.status).toBe('idle');
+
+  // Every ticket of the account, once: listed to the last page.
+  const remoteIds: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await api(b, 'GET', `/ticketing/tickets?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    remoteIds.push(...page.body.data.map((t: { remote_id: string }) => t.remote_id));
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  const expected = [...sim.state.tickets.values()].filter((t) => !t.deleted).length;
+  expect(remoteIds.length).toBe(expected);
+  expect(new Set(remoteIds).size).toBe(expected);
+  b.child.kill('SIGTERM');
+  return { takeoverMs, stored: remoteIds.length };
+}
+
+describe('a sync worker killed with SIGKILL', { timeout: 300_000 }, () => {
+  it.concurrent.each(['waiting for a page', 'storing a page'] as const)('while %s: another process takes the stream over within 2 minutes and stores every ticket once', async (moment) => {
+    const { takeoverMs, stored } = await crashScenario(moment);
+    console.log(`SIGKILL ${moment} (${inject('databaseKind')}): taken over in ${(takeoverMs / 1000).toFixed(1)} s, ${stored} tickets stored once`);
+    expect(takeoverMs).toBeLessThan(120_000);
+  });
+});
