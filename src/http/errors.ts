@@ -40,7 +40,11 @@ const fastifyCodes: Record<string, ErrorCode> = {
 /** The one mapper from domain, validation, parser, database and unexpected errors to the error body. */
 export function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof AppError) {
-    if (err.status >= 500) request.log.warn({ code: err.code, details: err.details }, err.message);
+    if (err.status >= 500) {
+      // The provider's own message can quote the customer's data (an email it refused): only its status is logged.
+      const { provider, provider_status: providerStatus } = err.details as { provider?: unknown; provider_status?: unknown };
+      request.log.warn({ code: err.code, provider, provider_status: providerStatus }, `${err.code}${typeof provider === 'string' ? ` from ${provider}` : ''}`);
+    }
     return reply.status(err.status).headers(err.headers).send(body(request, err.status, err.code, err.message, err.details));
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
