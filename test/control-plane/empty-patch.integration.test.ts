@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait } from '../support/sync-wait';
+import { connectHubSpot, connectZendesk } from '../support/connect-simulators';
 import { startHubSpotSimulator, type HubSpotSimulator } from '../simulators/hubspot';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 
@@ -21,13 +22,8 @@ beforeAll(async () => {
   zendesk = await startZendeskSimulator({ validateSpec: false });
   zendesk.seedTickets(2);
   server = await startTestServer();
-  const hs = await server.call('POST', '/connections', { body: { provider: 'hubspot', linked_user_origin_id: 'patch', credentials: { access_token: 'hs-patch' }, base_url: hubspot.url } });
-  const cred = zendesk.credentials[0]!;
-  const zd = await server.call('POST', '/connections', {
-    body: { provider: 'zendesk', linked_user_origin_id: 'patch', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: zendesk.url },
-  });
-  hsToken = hs.body.data.connection_token;
-  zdToken = zd.body.data.connection_token;
+  hsToken = await connectHubSpot(server, hubspot, 'hs-patch', { origin: 'patch' });
+  zdToken = await connectZendesk(server, zendesk, { origin: 'patch' });
   await syncAndWait(server, hsToken);
   await syncAndWait(server, zdToken);
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { syncAndWait } from '../support/sync-wait';
+import { connectHubSpot, connectZendesk } from '../support/connect-simulators';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { startHubSpotSimulator, type HubSpotSimulator } from '../simulators/hubspot';
 
@@ -102,17 +103,8 @@ describe('provider writes under injected faults', { timeout: 600_000 }, () => {
     server = await startTestServer({ httpTuning: { retryBaseMs: 10, maxRetries: 3, timeoutMs: 2_000, maxRetryAfterMs: 2_000 } });
     zdProxy.enabled = false;
     hsProxy.enabled = false;
-    const cred = zendesk.credentials[0]!;
-    const zd = await server.call('POST', '/connections', {
-      body: { provider: 'zendesk', linked_user_origin_id: 'faults', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: zdProxy.url },
-    });
-    const hs = await server.call('POST', '/connections', {
-      body: { provider: 'hubspot', linked_user_origin_id: 'faults', credentials: { access_token: HS_TOKEN }, base_url: hsProxy.url },
-    });
-    expect(zd.status, JSON.stringify(zd.body)).toBe(201);
-    expect(hs.status, JSON.stringify(hs.body)).toBe(201);
-    zdToken = zd.body.data.connection_token;
-    hsToken = hs.body.data.connection_token;
+    zdToken = await connectZendesk(server, zendesk, { origin: 'faults', baseUrl: zdProxy.url });
+    hsToken = await connectHubSpot(server, hubspot, HS_TOKEN, { origin: 'faults', baseUrl: hsProxy.url });
     await syncAndWait(server, zdToken);
     await syncAndWait(server, hsToken);
     zdProxy.enabled = true;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storable } from '../../src/core/unified/records';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait } from '../support/sync-wait';
+import { connectHubSpot, connectZendesk } from '../support/connect-simulators';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { startHubSpotSimulator, type HubSpotSimulator } from '../simulators/hubspot';
 
@@ -35,15 +36,8 @@ describe('poison records from providers', () => {
     zendesk = await startZendeskSimulator({ validateSpec: false });
     hubspot = await startHubSpotSimulator({ accessTokens: ['hs-poison'] });
     server = await startTestServer();
-    const cred = zendesk.credentials[0]!;
-    const zd = await server.call('POST', '/connections', {
-      body: { provider: 'zendesk', linked_user_origin_id: 'poison', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: zendesk.url },
-    });
-    const hs = await server.call('POST', '/connections', {
-      body: { provider: 'hubspot', linked_user_origin_id: 'poison', credentials: { access_token: 'hs-poison' }, base_url: hubspot.url },
-    });
-    zdToken = zd.body.data.connection_token;
-    hsToken = hs.body.data.connection_token;
+    zdToken = await connectZendesk(server, zendesk, { origin: 'poison' });
+    hsToken = await connectHubSpot(server, hubspot, 'hs-poison', { origin: 'poison' });
     await syncAndWait(server, zdToken);
     await syncAndWait(server, hsToken);
   });

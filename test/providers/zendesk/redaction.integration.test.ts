@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/harness';
 import { syncAndWait } from '../../support/sync-wait';
+import { connectZendesk } from '../../support/connect-simulators';
 import { startZendeskSimulator, type ZendeskSimulator } from '../../simulators/zendesk';
 
 let server: TestServer;
@@ -17,11 +18,7 @@ let clock = Date.now() - 86_400_000;
 beforeAll(async () => {
   sim = await startZendeskSimulator({ now: () => clock });
   server = await startTestServer();
-  const cred = sim.credentials[0]!;
-  const res = await server.call('POST', '/connections', {
-    body: { provider: 'zendesk', linked_user_origin_id: 'redaction', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
-  });
-  token = res.body.data.connection_token;
+  token = await connectZendesk(server, sim, { origin: 'redaction' });
 });
 afterAll(async () => {
   await server?.close();
