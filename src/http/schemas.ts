@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isUuid } from '../core/access';
 
 /** The error body of every endpoint (DESIGN.md §2). */
 export const errorSchema = z
@@ -41,5 +42,8 @@ export const pageQuery = z.object({
 });
 
 export const idParams = z.object({ id: z.string().min(1) });
+
+/** A filter by an Omniport id: a UUID, else 400 (never a database cast error). */
+export const idFilter = () => z.string().refine(isUuid, 'must be an Omniport id (a UUID)');
 
 export const isoDate = (d: Date) => d.toISOString();

@@ -1,7 +1,9 @@
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './database';
-import { badRequest } from '../core/errors';
+import { z } from 'zod';
+import { AppError } from '../core/errors';
+import { isUuid } from '../core/access';
 
 export interface PageRequest {
   limit: number;
@@ -20,18 +22,32 @@ interface CursorPayload {
   k: CursorKey;
 }
 
+/**
+ * The exact shape of the cursors this API hands out: a direction and a (sort value, row id) pair of
+ * strings, the id a UUID. Anything else never reaches a query; the sort value is checked by the
+ * list's own `parseSortValue`.
+ */
+const cursorPayload = z.strictObject({
+  d: z.enum(['next', 'prev']),
+  k: z.tuple([z.string().min(1).max(64), z.string().refine(isUuid)]),
+});
+
+const notACursor = () => new AppError('validation_failed', 'cursor is not a cursor returned by this API', { field: 'cursor' });
+
 export function encodeCursor(direction: 'next' | 'prev', key: CursorKey): string {
   return Buffer.from(JSON.stringify({ d: direction, k: key } satisfies CursorPayload)).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): CursorPayload {
+  let json: unknown;
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorPayload;
-    if ((parsed.d === 'next' || parsed.d === 'prev') && Array.isArray(parsed.k) && parsed.k.length === 2) return parsed;
+    json = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    throw notACursor();
   }
-  throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+  const parsed = cursorPayload.safeParse(json);
+  if (!parsed.success) throw notACursor();
+  return parsed.data;
 }
 
 /**
@@ -52,7 +68,12 @@ export async function keysetPage<T>(opts: {
   const backwards = cursor?.d === 'prev';
   let condition: SQL | undefined;
   if (cursor) {
-    const sortValue = opts.parseSortValue ? opts.parseSortValue(cursor.k[0]) : cursor.k[0];
+    let sortValue: unknown = cursor.k[0];
+    try {
+      if (opts.parseSortValue) sortValue = opts.parseSortValue(cursor.k[0]);
+    } catch {
+      throw notACursor(); // one answer for every wrong cursor, whichever list refused its sort value
+    }
     condition = backwards
       ? sql`(${sortColumn}, ${idColumn}) < (${sortValue}, ${cursor.k[1]})`
       : sql`(${sortColumn}, ${idColumn}) > (${sortValue}, ${cursor.k[1]})`;
@@ -74,9 +95,12 @@ export async function keysetPage<T>(opts: {
 }
 
 export const dateKey = (d: Date) => d.toISOString();
+/** A cursor's timestamp: exactly the form `dateKey` writes (ISO 8601, UTC, milliseconds), so PostgreSQL takes it. */
 export const parseDateKey = (v: string) => {
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(v) || Number.isNaN(d.getTime()) || d.toISOString() !== v || d.getUTCFullYear() < 1) {
+    throw notACursor();
+  }
   return d;
 };
 

@@ -11,7 +11,20 @@ export const unifiedMeta = {
   remote_was_deleted: z.boolean().describe('True once the provider no longer has the object.'),
 };
 
-export const isoDateTime = z.iso.datetime({ offset: true });
+/**
+ * Dates a client may send: years 1900 to 9999 (UTC). Wider ISO 8601 text (year 0000, five-digit years)
+ * is not a date PostgreSQL, JavaScript and every provider agree on.
+ */
+export const DATE_RANGE = { min: Date.UTC(1900, 0, 1), max: Date.UTC(10000, 0, 1) - 1 } as const;
+const inDateRange = (value: string) => {
+  const time = Date.parse(value);
+  return time >= DATE_RANGE.min && time <= DATE_RANGE.max;
+};
+const dateRangeError = 'must be between 1900-01-01 and 9999-12-31 (UTC)';
+
+export const isoDateTime = z.iso.datetime({ offset: true }).refine(inDateRange, dateRangeError);
+/** A calendar date (YYYY-MM-DD) in the same range. */
+export const isoDate = z.iso.date().refine(inDateRange, dateRangeError);
 
 /** An upper-case enumeration whose error lists the allowed values. */
 export function upperEnum<const T extends readonly [string, ...string[]]>(values: T) {

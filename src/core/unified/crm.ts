@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldMappingsInput, isoDateTime, unifiedMeta, upperEnum } from './common';
+import { fieldMappingsInput, isoDate, isoDateTime, unifiedMeta, upperEnum } from './common';
 
 export const EMAIL_TYPES = ['PERSONAL', 'WORK', 'OTHER'] as const;
 export const PHONE_TYPES = ['MOBILE', 'WORK', 'HOME', 'FAX', 'OTHER'] as const;
@@ -76,7 +76,7 @@ export const dealInput = z.strictObject({
   user_id: idString.optional(),
   company_id: idString.optional(),
   contact_ids: z.array(idString).max(100).optional(),
-  close_date: z.union([isoDateTime, z.iso.date()]).optional(),
+  close_date: z.union([isoDateTime, isoDate]).optional(),
   field_mappings: fieldMappingsInput,
 });
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { ConnectionView } from '../../core/connections';
 import { accessOf } from '../auth';
-import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
+import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
 const connectionSchema = z
   .object({
@@ -59,7 +59,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         tags: ['connections'],
         summary: 'List connections of the project',
         querystring: pageQuery.extend({
-          id_linked_user: z.string().min(1).optional(),
+          id_linked_user: idFilter().optional(),
           provider: z.string().min(1).optional(),
         }),
         response: { 200: listEnvelope(connectionSchema), ...errorResponses },

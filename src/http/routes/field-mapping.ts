@@ -6,7 +6,7 @@ import { AppError } from '../../core/errors';
 import type { AttributeRow, MappingRow } from '../../store/field-mapping.repo';
 import { accessOf } from '../auth';
 import { connectionOf, connectionTokenHeaders } from '../connection-token';
-import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
+import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
 const attributeSchema = z
   .object({
@@ -126,7 +126,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
         tags,
         summary: 'List the project’s mappings',
         querystring: pageQuery.extend({
-          attributeId: z.string().optional(),
+          attributeId: idFilter().optional(),
           linked_user_id: z.string().optional(),
           source_provider: z.string().optional(),
         }),

@@ -5,7 +5,7 @@ import type { MagicLinkView } from '../../core/magic-links';
 import type { ConnectSettings } from '../../core/connect-settings';
 import { publicBase } from '../../connect/routes';
 import { accessOf } from '../auth';
-import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
+import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 import { linkedUserSchema, presentLinkedUser } from './linked-users';
 
 const statuses = ['active', 'expired', 'revoked'] as const;
@@ -89,7 +89,7 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
       schema: {
         tags: ['magic links'],
         summary: 'List the project’s magic links (their URLs are never shown again)',
-        querystring: pageQuery.extend({ id_linked_user: z.string().min(1).optional(), status: z.enum(statuses).optional() }),
+        querystring: pageQuery.extend({ id_linked_user: idFilter().optional(), status: z.enum(statuses).optional() }),
         response: { 200: listEnvelope(magicLinkSchema), ...errorResponses },
       },
     },
