@@ -17,6 +17,7 @@ const envSchema = z.object({
   OMNIPORT_MAGIC_LINK_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 7),
   OMNIPORT_OAUTH_FLOW_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
   OMNIPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+  OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -37,6 +38,8 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Requests per minute and API key (0: no limit). */
   rateLimitPerMinute: number;
+  /** Requests without a valid API key per minute and source address, before 429 (0: no limit). */
+  authFailuresPerMinute: number;
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
   /** How long an OAuth authorization started on the connect page may take (its `state` expires then). */
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorker: e.OMNIPORT_WORKER === 'true',
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
     oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };

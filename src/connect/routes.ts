@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors';
-import type { ActiveLink, ConnectableProvider } from '../core/connect';
+import { isMagicLinkToken, type ActiveLink, type ConnectableProvider } from '../core/connect';
 import { flowCookieName, parseState, readFlowCookie, type FlowFailure } from '../core/oauth';
 import type { Services } from '../core/services';
 import type { SafeHtml } from './html';
@@ -129,6 +129,15 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
   app.setNotFoundHandler((_request, reply) =>
     sendPage(reply, 404, (nonce) => errorPage({ nonce, title: 'Page not found', text: 'Open the whole link you received to connect your account.' })),
   );
+
+  // A token outside the magic-link alphabet is no link: answered before it can reach a query or a
+  // Location header (CR/LF, NUL or emoji there would break the response).
+  app.addHook('onRequest', async (request, reply) => {
+    const token = (request.params as { token?: unknown }).token;
+    if (typeof token === 'string' && !isMagicLinkToken(token)) {
+      return sendPage(reply, 404, (nonce) => linkProblemPage({ nonce, status: 'unknown' }));
+    }
+  });
 
   const config = { public: true };
   const schema = { hide: true };

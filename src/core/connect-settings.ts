@@ -37,23 +37,37 @@ export function parseRedirectUrl(value: string): { url: URL } | { reason: string
   return { url };
 }
 
+/** `.` or `..` path segments (also percent-encoded) in the text of a URL, before its query. */
+const DOT_SEGMENT = /[/\\](?:\.|%2e){1,2}(?:[/\\]|$)/i;
+
 /**
- * True when `candidate` is one of the allowed URLs, or lies under an allowed prefix (an entry ending in
- * `/`): same origin, and a path that starts with the prefix's path once both are normalised (so `..`,
- * `%2e%2e`, backslashes, user-info and look-alike hosts cannot step out of it).
+ * The normalised form of `candidate` when it is one of the allowed URLs, or lies under an allowed prefix
+ * (an entry ending in `/`); else null. Compared after URL normalisation: same origin, and a path that
+ * starts with the prefix's path, so on a segment boundary (prefixes end in `/`). Refused outright,
+ * whatever they normalise to: dot segments (`https://app.example.com/../..//evil.example.net` becomes
+ * `https://app.example.com//evil.example.net`), empty path segments (`//evil.example.net` is another
+ * host to any app that redirects to its own path), and encoded slashes, backslashes and dots after the
+ * prefix (a server that decodes them first could still climb out).
  */
-export function redirectAllowed(allowed: readonly string[], candidate: string): boolean {
+export function allowedRedirect(allowed: readonly string[], candidate: string): string | null {
   const parsed = parseRedirectUrl(candidate);
-  if (!('url' in parsed)) return false;
+  if (!('url' in parsed)) return null;
   const url = parsed.url;
-  return allowed.some((entry) => {
+  const beforeQuery = candidate.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/\\?#]*/i, '').split(/[?#]/)[0]!;
+  if (DOT_SEGMENT.test(beforeQuery) || url.pathname.includes('//')) return null;
+  const ok = allowed.some((entry) => {
     const base = parseRedirectUrl(entry);
     if (!('url' in base)) return false;
     if (!entry.endsWith('/')) return base.url.href === url.href;
     if (base.url.origin !== url.origin || base.url.search || !url.pathname.startsWith(base.url.pathname)) return false;
-    // Encoded slashes, backslashes and dots could still climb out on a server that decodes them first.
     return !/%2f|%5c|%2e/i.test(url.pathname.slice(base.url.pathname.length));
   });
+  return ok ? url.href : null;
+}
+
+/** True when `candidate` is allowed (see allowedRedirect). */
+export function redirectAllowed(allowed: readonly string[], candidate: string): boolean {
+  return allowedRedirect(allowed, candidate) !== null;
 }
 
 export class ConnectSettingsService {

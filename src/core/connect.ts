@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from './errors';
 import { hostReach } from './network';
 import { sha256Hex, type SecretBox, type Signer } from './secrets';
-import { redirectAllowed, type ConnectSettingsService } from './connect-settings';
+import { allowedRedirect, type ConnectSettingsService } from './connect-settings';
 import type { ConnectionService, ConnectionView } from './connections';
 import type { ProviderManifest, Vertical } from '../providers/manifest';
 import type { ProviderRegistry } from '../providers/registry';
@@ -10,6 +10,9 @@ import type { ConnectionRow, ControlPlaneRepo, LinkedUserRow } from '../store/co
 import type { ConnectRepo, InviteLinkRow, InviteLinkStatus } from '../store/connect.repo';
 
 /** One field of a token-based provider's form, from its credentials schema. */
+
+/** A magic link's secret has a known alphabet (`ml_` + base62): anything else is no link. */
+export const isMagicLinkToken = (token: string) => /^ml_[A-Za-z0-9]{20,100}$/.test(token);
 export interface CredentialField {
   name: string;
   label: string;
@@ -115,7 +118,7 @@ export class ConnectService {
 
   /** The link behind a magic-link secret; expired and revoked links are reported as such. */
   async open(token: string, now = new Date()): Promise<OpenedLink> {
-    if (!/^ml_[A-Za-z0-9]{20,100}$/.test(token)) return { status: 'unknown' };
+    if (!isMagicLinkToken(token)) return { status: 'unknown' };
     const found = await this.repo.findInviteLinkByTokenHash(sha256Hex(token));
     if (!found) return { status: 'unknown' };
     const status = linkStatus(found.link, now);
@@ -219,7 +222,7 @@ export class ConnectService {
   async returnUrl(link: InviteLinkRow): Promise<string | null> {
     if (!link.redirectUrl) return null;
     const { allowedRedirectUrls } = await this.settings.get(link.projectId);
-    return redirectAllowed(allowedRedirectUrls, link.redirectUrl) ? link.redirectUrl : null;
+    return allowedRedirect(allowedRedirectUrls, link.redirectUrl);
   }
 
   verticalsOf(catalog: ConnectableProvider[]): Vertical[] {

@@ -1,7 +1,7 @@
 import { AppError, notFound } from './errors';
 import { isUuid, type AccessContext } from './access';
 import { newMagicLinkToken, sha256Hex } from './secrets';
-import { redirectAllowed } from './connect-settings';
+import { allowedRedirect } from './connect-settings';
 import { linkStatus, type ConnectService } from './connect';
 import type { ConnectSettingsService } from './connect-settings';
 import type { LinkedUserService } from './linked-users';
@@ -54,9 +54,12 @@ export class MagicLinkService {
       const unknown = input.providers.find((p) => !known.includes(p));
       if (unknown !== undefined) throw new AppError('validation_failed', `unknown provider ${JSON.stringify(unknown)}`, { field: 'providers', allowed: known });
     }
+    // Kept in its normalised form, the one that was compared with the allowed URLs.
+    let redirectUrl: string | null = null;
     if (input.redirect_url !== undefined) {
       const { allowedRedirectUrls } = await this.settings.get(ctx.projectId);
-      if (!redirectAllowed(allowedRedirectUrls, input.redirect_url)) {
+      redirectUrl = allowedRedirect(allowedRedirectUrls, input.redirect_url);
+      if (redirectUrl === null) {
         throw new AppError(
           'unprocessable',
           'redirect_url is not one of the project’s allowed redirect URLs (PATCH /connect-settings allowed_redirect_urls)',
@@ -86,7 +89,7 @@ export class MagicLinkService {
       email: input.email ?? linkedUser.email,
       providers: filter.providers,
       verticals: filter.verticals,
-      redirectUrl: input.redirect_url ?? null,
+      redirectUrl,
       expiresAt: new Date(Date.now() + hours * 3_600_000),
     });
     return { link, linkedUser, status: 'active', url: `${publicBase.replace(/\/+$/, '')}/connect/${token}` };

@@ -7,6 +7,8 @@ import type { Services } from '../core/services';
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '../core/errors';
 import { registerApiKeyAuth } from './auth';
+import { registerFailedAuthLimit } from './failed-auth-limit';
+import { frameworkErrorHandler, registerTextGuard } from './input-guards';
 import { errorHandler, notFoundHandler } from './errors';
 import { authRoutes } from './routes/auth';
 import { connectionRoutes } from './routes/connections';
@@ -70,6 +72,8 @@ export interface ServerOptions {
   bodyLimitBytes: number;
   /** Requests per minute and API key; 0 disables the limit. */
   rateLimitPerMinute: number;
+  /** Requests without a valid API key per minute and source address; 0 disables the limit. */
+  authFailuresPerMinute: number;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
 }
@@ -85,6 +89,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every body we accept is JSON (uploads arrive as URLs or base64): anything else is a 415.
@@ -123,7 +128,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
+  registerFailedAuthLimit(app, opts.authFailuresPerMinute);
   registerApiKeyAuth(app, opts.services.apiKeys);
+  registerTextGuard(app);
   if (opts.rateLimitPerMinute > 0) {
     // After authentication (preHandler), so the budget belongs to the API key, not to an address.
     await app.register(rateLimit, {
