@@ -270,3 +270,27 @@ export const events = pgTable(
   },
   (t) => [index('events_project_idx').on(t.projectId, t.createdAt)],
 );
+
+/**
+ * Idempotency-Key of a write: the first answer, replayed to a retry with the same key and request. Scoped
+ * to the project and the route (method and path); kept until `expires_at`.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of the request's query and body: the same key with another request is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** in_progress while the first request runs, then done. */
+    state: text('state').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    responseContentType: text('response_content_type'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.method, t.path, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
+);
