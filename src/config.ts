@@ -18,6 +18,7 @@ const envSchema = z.object({
   OMNIPORT_OAUTH_FLOW_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
   OMNIPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -40,6 +41,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests without a valid API key per minute and source address, before 429 (0: no limit). */
   authFailuresPerMinute: number;
+  /** How long the first answer of a write with an Idempotency-Key is kept for replay. */
+  idempotencyTtlHours: number;
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
   /** How long an OAuth authorization started on the connect page may take (its `state` expires then). */
@@ -70,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
+    idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
     magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
     oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };

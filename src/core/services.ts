@@ -23,6 +23,8 @@ import { OAuthService } from './oauth';
 import { FieldMappingService } from './field-mapping';
 import { FieldMappingRepo } from '../store/field-mapping.repo';
 import { PassthroughService } from './passthrough';
+import { IdempotencyService } from './idempotency';
+import { IdempotencyRepo } from '../store/idempotency.repo';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -49,10 +51,12 @@ export interface Services {
   oauth: OAuthService;
   /** Direct calls to a connection's provider. */
   passthrough: PassthroughService;
+  /** Idempotency-Key of writes: first answers kept and replayed. */
+  idempotency: IdempotencyService;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -100,5 +104,7 @@ export function createServices(deps: {
     connect,
     oauth,
     passthrough: new PassthroughService(contexts),
+    // Longer than any request can run: a claim older than that belonged to a process that died.
+    idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
   };
 }

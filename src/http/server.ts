@@ -24,6 +24,7 @@ import { magicLinkRoutes } from './routes/magic-links';
 import { oauthAppRoutes } from './routes/oauth-apps';
 import { connectPageRoutes } from '../connect/routes';
 import { passthroughRoutes } from './routes/passthrough';
+import { registerIdempotency } from './idempotency';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -145,6 +146,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         }),
     });
   }
+
+  // After authentication and the rate limit (preHandler hooks run in this order), before any route.
+  registerIdempotency(app, opts.services.idempotency);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

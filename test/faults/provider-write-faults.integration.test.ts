@@ -4,7 +4,8 @@
  * them after the provider did the work. Every object is tagged with a unique name, so the simulators tell
  * what really happened. Asserted: no lost write (a success whose object does not exist), no duplicated
  * object, no silently unreported write (an error other than `outcome_unknown` for an object that exists),
- * and after a sync the store holds every provider object once.
+ * and after a sync the store holds every provider object once. Every create sent again with its
+ * Idempotency-Key gets its first answer back and creates nothing.
  */
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,19 +124,24 @@ describe('provider writes under injected faults', { timeout: 600_000 }, () => {
 
   it('creates 300 single objects: none lost, none duplicated, every unknown outcome said', async () => {
     const limit = pLimit(8);
+    const firstAnswers: { request: { path: string; headers: Record<string, string>; body: unknown }; res: { status: number; body: unknown } }[] = [];
     await Promise.all([
       ...Array.from({ length: 200 }, (_, i) =>
         limit(async () => {
           const tag = `fault-ticket-${i}`;
-          const res = await server.call('POST', '/ticketing/tickets', { headers: { 'x-connection-token': zdToken }, body: { name: tag, description: 'injected faults' } });
+          const request = { path: '/ticketing/tickets', headers: { 'x-connection-token': zdToken, 'idempotency-key': `key-${tag}` }, body: { name: tag, description: 'injected faults' } };
+          const res = await server.call('POST', request.path, request);
           zdOutcomes.push(single(tag, res));
+          firstAnswers.push({ request, res });
         }),
       ),
       ...Array.from({ length: 100 }, (_, i) =>
         limit(async () => {
           const tag = `fault-contact-${i}`;
-          const res = await server.call('POST', '/crm/contacts', { headers: { 'x-connection-token': hsToken }, body: contact(tag, i % 4 !== 0) });
+          const request = { path: '/crm/contacts', headers: { 'x-connection-token': hsToken, 'idempotency-key': `key-${tag}` }, body: contact(tag, i % 4 !== 0) };
+          const res = await server.call('POST', request.path, request);
           hsOutcomes.push(single(tag, res));
+          firstAnswers.push({ request, res });
         }),
       ),
     ]);
@@ -151,6 +157,23 @@ describe('provider writes under injected faults', { timeout: 600_000 }, () => {
     // Zendesk's idempotency key makes every ticket creation certain; HubSpot contacts with an email are found by it.
     expect(zdT.unknownExisting + zdT.unknownAbsent).toBe(0);
     expect(zdT.succeeded).toBe(200);
+
+    // Every create sent again with its Idempotency-Key: the first answer (success or error), nothing created.
+    const counts = [zendesk.state.tickets.size, hubspot.state.objects.contacts.size];
+    const writesBefore = zdProxy.writes + hsProxy.writes;
+    let replayed = 0;
+    await Promise.all(
+      firstAnswers.map(({ request, res }) =>
+        limit(async () => {
+          const again = await server.call('POST', request.path, request);
+          if (again.status === res.status && JSON.stringify(again.body) === JSON.stringify(res.body)) replayed++;
+        }),
+      ),
+    );
+    figures.idempotentRetries = { sent: firstAnswers.length, sameAnswer: replayed };
+    expect(replayed).toBe(firstAnswers.length);
+    expect([zendesk.state.tickets.size, hubspot.state.objects.contacts.size]).toEqual(counts);
+    expect(zdProxy.writes + hsProxy.writes).toBe(writesBefore);
   });
 
   it('creates 20 ticket batches and 30 contact batches: each element answers its real outcome', async () => {

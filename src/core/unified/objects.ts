@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../store/database';
 import { AppError, notFound } from '../errors';
 import { isUuid, type AccessContext } from '../access';
 import { toRows } from './records';
@@ -74,7 +75,15 @@ export class UnifiedObjects {
   async saveBulk(connection: ConnectionRow, outcomes: BulkItemResult[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
     const written = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
     const rowsOf = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
-    await this.repo.upsert(rowsOf.flat());
+    try {
+      await this.repo.upsert(rowsOf.flat());
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || written.length === 0) throw err;
+      // Written at the provider, not stored: never answered as a failure the client may simply retry.
+      throw new AppError('outcome_unknown', `the provider accepted the write, but Omniport's database was unavailable to store it; the next sync stores it`, {
+        remote_ids: written.map((w) => w.record.remoteId),
+      });
+    }
     const mappings = written.length > 0 ? await this.fieldMapping.mappingsOf(connection) : [];
     let next = 0;
     return outcomes.map((outcome) => {
