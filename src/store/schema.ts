@@ -125,7 +125,7 @@ export const syncStates = pgTable(
     connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
     stream: text('stream').notNull(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
-    /** idle | running | failed */
+    /** idle | running | failed | waiting_for_rate_limit */
     status: text('status').notNull().default('idle'),
     runId: uuid('run_id'),
     mode: text('mode'),
@@ -137,6 +137,8 @@ export const syncStates = pgTable(
     lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }),
     lastError: text('last_error'),
     recordsInRun: integer('records_in_run').notNull().default(0),
+    /** While `waiting_for_rate_limit`: when the provider's budget allows the run to go on. */
+    resumeAt: timestamp('resume_at', { withTimezone: true, mode: 'date' }),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.connectionId, t.stream] })],
