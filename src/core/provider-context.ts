@@ -62,8 +62,12 @@ export class ProviderContexts {
     return adapter;
   }
 
-  /** The adapter and its context; a connection that needs re-authorisation is refused before any call. */
-  forConnection(connection: ConnectionRow): { adapter: ProviderAdapter; ctx: AdapterContext } {
+  /**
+   * The adapter and its context; a connection that needs re-authorisation is refused before any call.
+   * `background` (sync jobs) may wait longer on a provider's rate limit than a client's request, which
+   * answers 503 with Retry-After rather than hang.
+   */
+  forConnection(connection: ConnectionRow, o: { background?: boolean } = {}): { adapter: ProviderAdapter; ctx: AdapterContext } {
     if (connection.status === 'needs_reauth') {
       throw new AppError('needs_reauth', `the ${connection.provider} connection needs to be authorised again (its credentials were refused)`);
     }
@@ -71,7 +75,8 @@ export class ProviderContexts {
     const credentials = this.box.decryptJson<Record<string, string>>(connection.credentialsEncrypted);
     const baseUrl = connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
     const refresher = this.refresher;
-    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials) };
+    const maxRetryAfterMs = this.maxWaitMs(o.background === true);
+    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, maxRetryAfterMs) };
 
     // One credentials object, updated in place: the auth headers of the next attempt and adapters reading
     // ctx.credentials see the renewed token.
@@ -83,6 +88,7 @@ export class ProviderContexts {
     const http = new RefreshingHttpClient(
       {
         ...this.clientOptions(adapter, connection.id, baseUrl, credentials),
+        maxRetryAfterMs,
         // A refused token without a refresh token is a provider error (502), not a reason to give up on the connection.
         onUnauthorized: async () => {
           if (!credentials.refresh_token) return false;
@@ -98,9 +104,14 @@ export class ProviderContexts {
   }
 
   /** A context for credentials not yet stored (checking them before creating the connection). */
-  build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): AdapterContext {
-    const http = new ProviderHttpClient(this.clientOptions(adapter, connectionId, baseUrl, credentials));
+  build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, maxRetryAfterMs = this.maxWaitMs(false)): AdapterContext {
+    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, baseUrl, credentials), maxRetryAfterMs });
     return { connectionId, baseUrl, credentials, http, ids: idFactory(connectionId) };
+  }
+
+  /** Longest Retry-After a call waits out: a request's caller is answered 503 sooner; a sync job waits longer. */
+  private maxWaitMs(background: boolean): number {
+    return this.tuning.maxRetryAfterMs ?? (background ? 60_000 : 10_000);
   }
 
   private clientOptions(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): HttpClientOptions {

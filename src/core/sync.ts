@@ -9,8 +9,13 @@ import type { ObjectSyncer } from '../providers/types';
 
 export interface SyncRunResult {
   stream: string;
-  /** done: the run completed; continued: it stopped at its deadline and must be continued; skipped: no such connection/stream. */
-  outcome: 'done' | 'continued' | 'skipped';
+  /**
+   * done: the run completed; continued: it stopped at its deadline and must be continued; waiting: the
+   * provider's rate limit asks for a longer wait than a call may hold, the run goes on at `resumeAt`;
+   * skipped: no such connection/stream.
+   */
+  outcome: 'done' | 'continued' | 'waiting' | 'skipped';
+  resumeAt?: Date;
   mode?: 'full' | 'incremental';
   records: number;
   markedDeleted: number;
@@ -45,7 +50,7 @@ export class SyncService {
   async run(connectionId: string, stream: string, opts: SyncOptions = {}): Promise<SyncRunResult> {
     const connection = await this.controlPlane.findConnectionById(connectionId);
     if (!connection || connection.status !== 'valid') return { stream, outcome: 'skipped', records: 0, markedDeleted: 0 };
-    const { adapter, ctx } = this.contexts.forConnection(connection);
+    const { adapter, ctx } = this.contexts.forConnection(connection, { background: true });
     const syncer = adapter.syncers.find((s) => s.key === stream);
     if (!syncer) return { stream, outcome: 'skipped', records: 0, markedDeleted: 0 };
 
@@ -53,7 +58,7 @@ export class SyncService {
     const run = this.planRun(syncer, previous, opts);
     const base = { connectionId, stream, projectId: connection.projectId, runId: run.runId, mode: run.mode, runStartedAt: run.startedAt };
     let records = run.recordsSoFar;
-    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, lastError: null });
+    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, lastError: null, resumeAt: null });
     // Alive while it runs, even through a long wait on the provider: a silent stream is taken over (JobRunner).
     const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, stream, run.runId).catch(() => undefined), this.liveness.heartbeatMs);
     heartbeat.unref();
@@ -86,6 +91,12 @@ export class SyncService {
       });
       return { stream, outcome: 'done', mode: run.mode, records, markedDeleted };
     } catch (err) {
+      if (err instanceof AppError && err.code === 'provider_rate_limited') {
+        // A wait, not a failure: the position of the last saved batch is kept, and the run goes on then.
+        const resumeAt = new Date(Date.now() + 1000 * Math.max(1, Number(err.headers['retry-after']) || 60));
+        await this.repo.saveSyncState({ ...base, status: 'waiting_for_rate_limit', recordsInRun: records, lastError: null, resumeAt });
+        return { stream, outcome: 'waiting', mode: run.mode, records, markedDeleted: 0, resumeAt };
+      }
       const message = err instanceof AppError ? err.message : isDatabaseUnavailable(err) ? 'the database was unavailable' : 'internal error';
       // With the database gone this cannot be saved: the stream then stays `running`, goes stale, and is taken over.
       await this.repo.saveSyncState({ ...base, status: 'failed', recordsInRun: records, lastError: message }).catch(() => undefined);

@@ -79,6 +79,7 @@ export class JobRunner {
         const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
         this.logger?.info({ connectionId, ...result }, 'sync job finished');
         if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
+        if (result.outcome === 'waiting') await this.send(connectionId, [stream], { startAfter: result.resumeAt });
       } catch (err) {
         // pg-boss retries the job later (with backoff); the run resumes from its saved position.
         this.logger?.error({ connectionId, stream, err: loggableError(err) }, 'sync job failed');
@@ -131,10 +132,11 @@ export class JobRunner {
     await this.send(connectionId, streams, opts);
   }
 
-  private async send(connectionId: string, streams: string[], opts: { full?: boolean } = {}): Promise<void> {
+  private async send(connectionId: string, streams: string[], opts: { full?: boolean; startAfter?: Date } = {}): Promise<void> {
     for (const stream of streams) {
       await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full } satisfies SyncJob, {
         singletonKey: `${connectionId}:${stream}`,
+        ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       });
     }
   }

@@ -10,7 +10,13 @@ import { envelope, errorResponses } from '../schemas';
 const streamStatus = z
   .object({
     stream: z.string(),
-    status: z.string().describe('never_run, idle, running, failed, or stalled (running, but its worker has not been heard of for a minute: it is being taken over)'),
+    status: z
+      .string()
+      .describe(
+        'never_run, idle, running, failed, waiting_for_rate_limit (the provider asked for a wait; the run goes on at resumes_at, nothing failed), ' +
+          'or stalled (running, but its worker has not been heard of for a minute: it is being taken over)',
+      ),
+    resumes_at: z.string().nullable().describe('While waiting_for_rate_limit: when the run goes on.'),
     mode: z.string().nullable().describe('full or incremental: the current or last run'),
     records_in_run: z.number().int(),
     last_success_at: z.string().nullable(),
@@ -62,6 +68,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
           records_in_run: s?.recordsInRun ?? 0,
           last_success_at: iso(s?.lastSuccessAt ?? null),
           last_error: s?.lastError ?? null,
+          resumes_at: s?.status === 'waiting_for_rate_limit' ? iso(s.resumeAt) : null,
         };
       });
       return { message: 'Sync status', statusCode: 200, data: { connection_status: connection.status, streams } };
