@@ -148,11 +148,14 @@ export class ConnectionService {
     );
   }
 
-  /** What webhooks will carry: the connection token, never the provider's credentials. */
+  /**
+   * What webhooks will carry: the connection token, never the provider's credentials. The token is stored
+   * encrypted like every other secret (the delivery decrypts it with the box), never in clear.
+   */
   private eventPayload(row: ConnectionRow, connectionToken: string, linkedUser: LinkedUserRow, via: ConnectionOrigin): Record<string, unknown> {
     return {
       id_connection: row.id,
-      connection_token: connectionToken,
+      connection_token_encrypted: this.box.encrypt(connectionToken),
       provider: row.provider,
       vertical: row.vertical,
       status: row.status,

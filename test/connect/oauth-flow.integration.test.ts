@@ -76,7 +76,10 @@ describe('OAuth 2.0 through the hosted connect page', () => {
     // connection.created carries the connection token, never the provider's tokens.
     const events = await server.sql("select payload from events where type = 'connection.created' and payload->>'id_connection' = $1", [conn.id_connection]);
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload).toMatchObject({ connection_token: conn.connection_token, provider: 'acme-oauth', via: 'connect_oauth', linked_user_origin_id: 'cust-flow' });
+    expect(events[0]!.payload).toMatchObject({ provider: 'acme-oauth', via: 'connect_oauth', linked_user_origin_id: 'cust-flow' });
+    // The connection token is kept for webhook delivery, encrypted: never in clear in the table.
+    expect(server.box.decrypt((events[0]!.payload as Record<string, string>).connection_token_encrypted!)).toBe(conn.connection_token);
+    expect(JSON.stringify(events)).not.toContain(conn.connection_token);
     expect(JSON.stringify(events)).not.toContain(credentials.access_token);
     expect(JSON.stringify(events)).not.toContain(credentials.refresh_token);
 

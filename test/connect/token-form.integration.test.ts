@@ -75,7 +75,10 @@ describe('token-based providers on the connect page', () => {
     const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
     expect(conns).toMatchObject([{ provider: 'acme-crm', vertical: 'crm', status: 'valid', base_url: sim.url }]);
     const events = await server.sql("select type, payload from events where payload->>'id_connection' = $1", [conns[0].id_connection]);
-    expect(events).toMatchObject([{ type: 'connection.created', payload: { via: 'connect_form', connection_token: conns[0].connection_token } }]);
+    expect(events).toMatchObject([{ type: 'connection.created', payload: { via: 'connect_form' } }]);
+    // The connection token is kept for webhook delivery, encrypted: never in clear in the table.
+    expect(server.box.decrypt((events[0]!.payload as Record<string, string>).connection_token_encrypted!)).toBe(conns[0].connection_token);
+    expect(JSON.stringify(events)).not.toContain(conns[0].connection_token);
     expect(JSON.stringify(events)).not.toContain(apiToken);
     expect(JSON.stringify(await server.sql('select * from connections'))).not.toContain(apiToken);
 
