@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { createServices, type Services } from './core/services';
-import { loadSecretBox } from './core/secret-key';
+import fs from 'node:fs';
+import { loadSecretKeys } from './core/secret-key';
+import { assertKeysReadDatabase } from './core/key-rotation';
 import type { HttpTuning } from './core/provider-context';
 import type { SecretBox } from './core/secrets';
 import { buildServer, redactedPaths } from './http/server';
@@ -26,14 +28,18 @@ export interface OpenOptions {
 }
 
 /** Opens the database (migrating it) and wires the services; used by the CLI and the tests. */
-export async function openServices(config: Config, opts: OpenOptions = {}): Promise<{ database: DatabaseHandle; services: Services }> {
-  const box = opts.box ?? loadSecretBox(config);
+export async function openServices(config: Config, opts: OpenOptions = {}): Promise<{ database: DatabaseHandle; services: Services; box: SecretBox }> {
+  const keys = opts.box ? { box: opts.box, generated: false, keyFile: undefined } : loadSecretKeys(config);
+  const box = keys.box;
   const target = opts.target ?? targetFromConfig(config);
   const database = await openDatabase(target);
   try {
     await migrateDatabase(target, database);
+    await assertKeysReadDatabase(database.db, box, keys.keyFile);
   } catch (err) {
     await database.close();
+    // A key generated for a database it cannot read is no key of its own: leave the place to the real one.
+    if (keys.generated && keys.keyFile) fs.rmSync(keys.keyFile, { force: true });
     throw err;
   }
   const services = createServices({
@@ -43,7 +49,7 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     providers: opts.providers ?? new ProviderRegistry(defaultProviders()),
     httpTuning: opts.httpTuning,
   });
-  return { database, services };
+  return { database, services, box };
 }
 
 export interface JobOptions {

@@ -5,6 +5,7 @@ import { AppError } from './core/errors';
 import { DataDirLockedError } from './store/database';
 import { isoDate } from './http/schemas';
 import { JobRunner } from './jobs/runner';
+import { rotateKeys } from './core/key-rotation';
 import { installProcessGuards } from './process-guards';
 
 const program = new Command()
@@ -224,6 +225,29 @@ program
     });
     const out = { enabled_providers: settings.enabledProviders, allowed_redirect_urls: settings.allowedRedirectUrls };
     print(Boolean(opts.json), out, `providers: ${out.enabled_providers?.join(', ') ?? 'all'}\nredirect URLs: ${out.allowed_redirect_urls.join(' ') || 'none'}`);
+  });
+
+const keysCmd = program.command('keys').description('Manage the keys that encrypt stored secrets');
+keysCmd
+  .command('rotate')
+  .description('Re-encrypt every stored secret under the newest key of OMNIPORT_SECRET_KEYS (safe while servers run; can be run again)')
+  .addOption(new Option('--batch-size <n>', 'values read and rewritten per batch').default('500'))
+  .option('--json', 'print JSON')
+  .action(async (opts: { batchSize: string; json?: boolean }) => {
+    const batchSize = Number(opts.batchSize);
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ConfigError('--batch-size must be a positive integer');
+    const { database, box } = await openServices(loadConfig());
+    const report = await rotateKeys(database.db, box, { batchSize }).finally(() => database.close());
+    const lines = report.columns.map((c) => `  ${c.column}: ${c.rotated} re-encrypted, ${c.changedMeanwhile} changed meanwhile, ${c.failed} unreadable, ${c.remaining} remaining`);
+    print(
+      Boolean(opts.json),
+      { key_id: report.keyId, rotated: report.rotated, failed: report.failed, remaining: report.remaining, columns: report.columns },
+      [`key ${report.keyId}: ${report.rotated} values re-encrypted, ${report.remaining} not under it`, ...lines].join('\n'),
+    );
+    if (report.remaining > 0) {
+      console.error(`omniport: ${report.remaining} values are not under key ${report.keyId} yet (${report.failed} unreadable): keep the older keys listed and run again`);
+      process.exitCode = 1;
+    }
   });
 
 export async function main(argv: string[]) {

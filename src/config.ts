@@ -1,4 +1,6 @@
+import os from 'node:os';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /** Runtime configuration, read once from the environment (see the table in README.md). */
@@ -8,6 +10,9 @@ const envSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   OMNIPORT_DATA_DIR: z.string().default('.omniport'),
   OMNIPORT_SECRET_KEY: z.string().optional(),
+  OMNIPORT_SECRET_KEYS: z.string().optional(),
+  OMNIPORT_SECRET_KEY_FILE: z.string().optional(),
+  XDG_CONFIG_HOME: z.string().optional(),
   OMNIPORT_BOOTSTRAP_API_KEY: z.string().optional(),
   OMNIPORT_ENV: z.string().regex(/^[a-z]+$/, 'lower-case letters only').default('live'),
   OMNIPORT_PUBLIC_URL: z.string().url().optional(),
@@ -27,7 +32,10 @@ export interface Config {
   host: string;
   databaseUrl?: string;
   dataDir: string;
-  secretKey?: string;
+  /** OMNIPORT_SECRET_KEYS (or the single OMNIPORT_SECRET_KEY): keys separated by commas, newest first. */
+  secretKeys?: string;
+  /** Embedded mode without a key in the environment: the generated key file, outside the data directory. */
+  secretKeyFile: string;
   bootstrapApiKey?: string;
   keyEnv: string;
   publicUrl?: string;
@@ -58,12 +66,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.OMNIPORT_SECRET_KEY && e.OMNIPORT_SECRET_KEYS) {
+    throw new ConfigError('Set OMNIPORT_SECRET_KEYS or OMNIPORT_SECRET_KEY, not both (OMNIPORT_SECRET_KEYS takes a list, newest first).');
+  }
+  const dataDir = path.resolve(e.OMNIPORT_DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
-    dataDir: path.resolve(e.OMNIPORT_DATA_DIR),
-    secretKey: e.OMNIPORT_SECRET_KEY || undefined,
+    dataDir,
+    secretKeys: e.OMNIPORT_SECRET_KEYS || e.OMNIPORT_SECRET_KEY || undefined,
+    secretKeyFile: e.OMNIPORT_SECRET_KEY_FILE ? path.resolve(e.OMNIPORT_SECRET_KEY_FILE) : defaultKeyFile(dataDir, e.XDG_CONFIG_HOME),
     bootstrapApiKey: e.OMNIPORT_BOOTSTRAP_API_KEY || undefined,
     keyEnv: e.OMNIPORT_ENV,
     publicUrl: e.OMNIPORT_PUBLIC_URL,
@@ -77,4 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
     oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };
+}
+
+/**
+ * Where the embedded mode keeps its generated key: in the user's configuration directory, one file per
+ * data directory, so a copy of the data directory (a backup) does not also hold the key to its credentials.
+ */
+function defaultKeyFile(dataDir: string, xdgConfigHome: string | undefined): string {
+  const configHome = xdgConfigHome && path.isAbsolute(xdgConfigHome) ? xdgConfigHome : path.join(os.homedir(), '.config');
+  return path.join(configHome, 'omniport', 'keys', `${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}.key`);
 }

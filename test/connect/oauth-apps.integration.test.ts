@@ -85,7 +85,9 @@ describe('the omniport oauth-app command', () => {
   const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-oauth-cli-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const keyFile = path.join(dataDir, '..', `${path.basename(dataDir)}.key`);
+  afterAll(() => fs.rmSync(keyFile, { force: true }));
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, OMNIPORT_SECRET_KEY_FILE: keyFile, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.OMNIPORT_SECRET_KEY;
 
@@ -121,7 +123,7 @@ describe('the omniport oauth-app command', () => {
     try {
       const { rows } = await database.executeSql('select client_secret_encrypted from oauth_apps');
       expect(JSON.stringify(rows)).not.toContain(secret);
-      const box = SecretBox.fromString(fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8'));
+      const box = SecretBox.fromString(fs.readFileSync(keyFile, 'utf8'));
       expect(box.decrypt(rows[0]!.client_secret_encrypted as string)).toBe(secret);
     } finally {
       await database.close();

@@ -5,6 +5,7 @@ import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, openDatabase } from '../../src/store/database';
+import { loadConfig } from '../../src/config';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
@@ -64,8 +65,13 @@ describe('the omniport command', { timeout: 180_000 }, () => {
       expect(key).toBeDefined();
       const res = await fetch(`http://127.0.0.1:${port}/auth/api-keys`, { headers: { 'x-api-key': key! } });
       expect(res.status).toBe(200);
-      // The key file encrypting credentials is private to the owner.
-      expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+      // The key file encrypting credentials is private to the owner, and outside the data directory
+      // (under $XDG_CONFIG_HOME, a temporary directory in tests): a backup of the data holds no key.
+      const keyDir = path.join(process.env.XDG_CONFIG_HOME!, 'omniport', 'keys');
+      const keyFile = loadConfig({ OMNIPORT_DATA_DIR: dataDir, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME }).secretKeyFile;
+      expect(path.dirname(keyFile)).toBe(keyDir);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

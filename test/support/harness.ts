@@ -20,6 +20,8 @@ export interface Tenant {
 export interface TestServer {
   url: string;
   omniport: Omniport;
+  /** The server's database, for a second instance on it. */
+  target?: DatabaseTarget;
   box: SecretBox;
   /** The bootstrap project, its admin and key. */
   tenant: Tenant;
@@ -90,11 +92,13 @@ export interface TestServerOptions {
   work?: boolean;
   /** Faster retries and shorter timeouts than production, so fault tests stay quick. */
   httpTuning?: HttpTuning;
+  /** The encryption keys (default: one random key). */
+  box?: SecretBox;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const database = await freshDatabase();
-  const box = new SecretBox(randomBytes(32));
+  const box = opts.box ?? new SecretBox(randomBytes(32));
   const config = testConfig(opts.env);
   const target = database.target;
   const omniport = await createOmniport(config, {
@@ -131,6 +135,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   return {
     url: address,
     omniport,
+    target,
     box,
     tenant: { apiKey: boot.key.apiKey, projectId: boot.project.id, userId: boot.user.id },
     async createTenant(name) {
