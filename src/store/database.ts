@@ -97,10 +97,19 @@ function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHan
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  // A server refusing connections fails a request in seconds instead of leaving it waiting.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its server must not crash the process; the next query reports the fault.
-  pool.on('error', () => {});
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // A server refusing connections (or not answering at all) fails a request in seconds instead of leaving it waiting.
+    connectionTimeoutMillis: 5_000,
+    // A connection whose server vanished without closing it (a partition, a lost machine) is found out by TCP.
+    keepAlive: true,
+  });
+  // A client losing its server emits `error`, and an `error` event nobody listens to crashes the process. The pool
+  // listens on idle clients only; a client checked out by a transaction, idle between two of its queries, has no
+  // listener but this one. The fault is reported where it matters: the transaction's next query rejects.
+  pool.on('error', ignoreConnectionError);
+  pool.on('connect', (client) => client.on('error', ignoreConnectionError));
   const db = drizzlePg(pool, { schema }) as unknown as Database;
   return {
     kind: 'postgres',
@@ -124,7 +133,9 @@ export async function migrateDatabase(target: DatabaseTarget, handle: DatabaseHa
     await migratePglite(handle.db as never, { migrationsFolder });
     return;
   }
-  const client = new pg.Client({ connectionString: target.url });
+  const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 10_000 });
+  // A dropped connection fails the migration's next query (and the start); it must not also crash as an event.
+  client.on('error', ignoreConnectionError);
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(hashtext('omniport:migrate'))");
@@ -138,6 +149,9 @@ export async function migrateDatabase(target: DatabaseTarget, handle: DatabaseHa
 export function targetFromConfig(config: { databaseUrl?: string; dataDir: string }): DatabaseTarget {
   return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
 }
+
+/** For pg's `error` events: the query that needed the connection reports the fault, the event itself adds nothing. */
+function ignoreConnectionError(): void {}
 
 /** SQLSTATE classes and codes meaning "the database cannot be reached right now", not "the query is wrong". */
 const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|53400)$/;
