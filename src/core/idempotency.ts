@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from './errors';
 import type { IdempotencyRepo, IdempotencyScope } from '../store/idempotency.repo';
+import type { SecretBox } from './secrets';
 
 /** What to do with a write that carries an Idempotency-Key. */
 export type IdempotencyDecision =
@@ -9,6 +10,9 @@ export type IdempotencyDecision =
 
 /** Answers that prove the request did nothing: the key is released so the client may retry with it. */
 const NOTHING_DONE = new Set(['rate_limited', 'provider_rate_limited', 'provider_unavailable', 'database_unavailable', 'idempotency_in_progress']);
+
+/** Stored answers are JSON or empty; a sealed value starts with its version. */
+export const isSealed = (stored: string) => /^v[12]\./.test(stored);
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -33,6 +37,8 @@ function canonical(value: unknown): string {
 export class IdempotencyService {
   constructor(
     private readonly repo: IdempotencyRepo,
+    /** Stored answers hold secrets (connection tokens, API keys, magic links): they are kept encrypted. */
+    private readonly box: SecretBox,
     private readonly opts: { ttlHours: number; lockTimeoutMs: number },
   ) {}
 
@@ -49,7 +55,7 @@ export class IdempotencyService {
         field: 'headers.idempotency-key',
       });
     }
-    if (row.state === 'done') return { kind: 'replay', status: row.responseStatus!, body: row.responseBody ?? '', contentType: row.responseContentType };
+    if (row.state === 'done') return { kind: 'replay', status: row.responseStatus!, body: this.open(row.responseBody), contentType: row.responseContentType };
     if (Date.now() - row.createdAt.getTime() < this.opts.lockTimeoutMs) {
       throw new AppError('idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {}, { 'retry-after': '2' });
     }
@@ -60,14 +66,20 @@ export class IdempotencyService {
       message: 'the first request with this Idempotency-Key was interrupted; its outcome is unknown (the next sync shows what it wrote)',
       details: { code: 'outcome_unknown' },
     });
-    await this.repo.complete(scope, { status: 502, body, contentType: 'application/json; charset=utf-8' });
+    await this.repo.complete(scope, { status: 502, body: this.box.encrypt(body), contentType: 'application/json; charset=utf-8' });
     return { kind: 'replay', status: 502, body, contentType: 'application/json; charset=utf-8' };
   }
 
   /** Keeps the answer for replay, unless it proves nothing happened (then the key is free again). */
   async finish(scope: IdempotencyScope, response: { status: number; code?: string; body: string; contentType: string | null }): Promise<void> {
     if (response.status === 429 || (response.code !== undefined && NOTHING_DONE.has(response.code))) return this.repo.release(scope);
-    await this.repo.complete(scope, response);
+    await this.repo.complete(scope, { ...response, body: this.box.encrypt(response.body) });
+  }
+
+  /** A stored answer: encrypted, or in clear if an older version stored it (until `omniport keys rotate`). */
+  private open(stored: string | null): string {
+    if (stored === null) return '';
+    return isSealed(stored) ? this.box.decrypt(stored) : stored;
   }
 
   purgeExpired(): Promise<number> {

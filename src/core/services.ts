@@ -105,6 +105,6 @@ export function createServices(deps: {
     oauth,
     passthrough: new PassthroughService(contexts),
     // Longer than any request can run: a claim older than that belonged to a process that died.
-    idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
+    idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), deps.box, { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
   };
 }

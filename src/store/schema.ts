@@ -280,6 +280,8 @@ export const events = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
+    /** For key rotation's keyset batches (the primary key is the scope). */
+    id: uuid('id').notNull().unique().default(sql`gen_random_uuid()`),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
     method: text('method').notNull(),
     path: text('path').notNull(),
@@ -289,6 +291,7 @@ export const idempotencyKeys = pgTable(
     /** in_progress while the first request runs, then done. */
     state: text('state').notNull(),
     responseStatus: integer('response_status'),
+    /** Encrypted with the SecretBox: answers hold connection tokens, API keys and magic links. */
     responseBody: text('response_body'),
     responseContentType: text('response_content_type'),
     createdAt: createdAt(),

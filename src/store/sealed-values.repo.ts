@@ -46,6 +46,21 @@ export const SEALED_COLUMNS: SealedColumn[] = [
     assign: (sealed) => sql`payload = (payload - 'connection_token') || jsonb_build_object('connection_token_encrypted', ${sealed}::text)`,
     clear: true,
   },
+  {
+    // Replayed answers of writes with an Idempotency-Key (they can hold tokens and API keys).
+    name: 'idempotency_keys.response_body',
+    table: 'idempotency_keys',
+    value: sql`(case when response_body ~ '^v[12][.]' then response_body end)`,
+    assign: (sealed) => sql`response_body = ${sealed}`,
+  },
+  {
+    // Answers stored in clear by versions before they were encrypted.
+    name: 'idempotency_keys.response_body (clear)',
+    table: 'idempotency_keys',
+    value: sql`(case when response_body !~ '^v[12][.]' then response_body end)`,
+    assign: (sealed) => sql`response_body = ${sealed}`,
+    clear: true,
+  },
 ];
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';

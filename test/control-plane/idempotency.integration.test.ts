@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../support/harness';
 import { connectZendesk } from '../support/connect-simulators';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+import { rotateKeys } from '../../src/core/key-rotation';
 
 let server: TestServer;
 let sim: ZendeskSimulator;
@@ -134,6 +135,31 @@ describe('Idempotency-Key', () => {
     expect(interrupted.status).toBe(502);
     expect(interrupted.body.details.code).toBe('outcome_unknown');
     expect(tickets()).toBe(before + 2);
+  });
+
+  it('keeps stored answers encrypted (they hold connection tokens), replays them, and rotation covers them', async () => {
+    const key = randomUUID();
+    const cred = sim.credentials[0]!;
+    const body = { provider: 'zendesk', linked_user_origin_id: 'sealed-answer', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url };
+    const first = await server.call('POST', '/connections', { headers: { 'idempotency-key': key }, body });
+    expect(first.status).toBe(201);
+    const secret = first.body.data.connection_token as string;
+    const [row] = await server.sql('select response_body from idempotency_keys where key = $1', [key]);
+    expect(row!.response_body as string).toMatch(/^v2\./);
+    expect(JSON.stringify(await server.sql('select * from idempotency_keys'))).not.toContain(secret);
+    const again = await server.call('POST', '/connections', { headers: { 'idempotency-key': key }, body });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+
+    // An answer an older version stored in clear is still replayed, and `keys rotate` encrypts it.
+    await server.sql('update idempotency_keys set response_body = $2 where key = $1', [key, JSON.stringify(first.body)]);
+    expect((await server.call('POST', '/connections', { headers: { 'idempotency-key': key }, body })).body).toEqual(first.body);
+    const report = await rotateKeys(server.omniport.database.db, server.box);
+    expect(report.failed).toBe(0);
+    expect(report.columns.find((c) => c.column === 'idempotency_keys.response_body (clear)')!.rotated).toBe(1);
+    const [after] = await server.sql('select response_body from idempotency_keys where key = $1', [key]);
+    expect(after!.response_body as string).toMatch(/^v2\./);
+    expect((await server.call('POST', '/connections', { headers: { 'idempotency-key': key }, body })).body).toEqual(first.body);
   });
 
   it('refuses a malformed key, and documents the header on every write operation', async () => {
