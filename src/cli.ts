@@ -7,6 +7,7 @@ import { isoDate } from './http/schemas';
 import { JobRunner } from './jobs/runner';
 import { rotateKeys } from './core/key-rotation';
 import { installProcessGuards } from './process-guards';
+import type { Services } from './core/services';
 
 const program = new Command()
   .name('omniport')
@@ -25,6 +26,11 @@ async function withServices<T>(fn: (s: Awaited<ReturnType<typeof openServices>>[
   } finally {
     await database.close();
   }
+}
+
+/** An audit entry for a CLI change (the operator at the machine: no key, no address). */
+function auditCli(s: Services, projectId: string, action: string, target: { type: string; id: string }, details?: Record<string, unknown>) {
+  return s.audit.record({ projectId, actor: { type: 'cli' }, action, target, details });
 }
 
 program
@@ -93,7 +99,11 @@ projectCmd
   .description('Create a project')
   .option('--json', 'print JSON')
   .action(async (name: string, opts: { json?: boolean }) => {
-    const project = await withServices((s) => s.projects.createProject(name));
+    const project = await withServices(async (s) => {
+      const created = await s.projects.createProject(name);
+      await auditCli(s, created.id, 'project.created', { type: 'project', id: created.id });
+      return created;
+    });
     print(Boolean(opts.json), { id_project: project.id, name: project.name, created_at: isoDate(project.createdAt) }, `project ${project.name} ${project.id}`);
   });
 
@@ -107,7 +117,9 @@ userCmd
   .action(async (name: string, opts: { project: string; email?: string; json?: boolean }) => {
     const user = await withServices(async (s) => {
       const project = await s.projects.resolveProject(opts.project);
-      return s.projects.createUser(project.id, name, opts.email);
+      const created = await s.projects.createUser(project.id, name, opts.email);
+      await auditCli(s, project.id, 'user.created', { type: 'user', id: created.id });
+      return created;
     });
     print(Boolean(opts.json), { id_user: user.id, id_project: user.projectId, name: user.name, email: user.email }, `user ${user.name} ${user.id}`);
   });
@@ -124,7 +136,9 @@ keyCmd
     const { row, apiKey } = await withServices(async (s) => {
       const project = await s.projects.resolveProject(opts.project);
       const user = await s.projects.resolveUser(project.id, opts.user);
-      return s.apiKeys.issue(project.id, user.id, opts.name);
+      const issued = await s.apiKeys.issue(project.id, user.id, opts.name);
+      await auditCli(s, project.id, 'api_key.created', { type: 'api_key', id: issued.row.id }, { key_name: issued.row.name, id_user: user.id });
+      return issued;
     });
     print(
       Boolean(opts.json),
@@ -166,13 +180,15 @@ oauthAppCmd
       const secret = opts.clientSecretStdin ? await readStdin() : opts.clientSecret;
       const view = await withServices(async (s) => {
         const project = await s.projects.resolveProject(opts.project);
-        return s.oauthApps.set(project.id, provider, {
+        const saved = await s.oauthApps.set(project.id, provider, {
           client_id: opts.clientId,
           client_secret: secret || undefined,
           scopes: opts.scopes === undefined ? undefined : list(opts.scopes),
           authorize_url: opts.authorizeUrl,
           token_url: opts.tokenUrl,
         });
+        await auditCli(s, project.id, 'oauth_app.saved', { type: 'oauth_app', id: provider });
+        return saved;
       });
       const out = {
         provider: view.row.provider,
@@ -202,7 +218,11 @@ oauthAppCmd
   .description('Delete the OAuth app of a provider')
   .requiredOption('--project <id-or-name>', 'project id or name')
   .action(async (provider: string, opts: { project: string }) => {
-    await withServices(async (s) => s.oauthApps.delete((await s.projects.resolveProject(opts.project)).id, provider));
+    await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      await s.oauthApps.delete(project.id, provider);
+      await auditCli(s, project.id, 'oauth_app.deleted', { type: 'oauth_app', id: provider });
+    });
     console.log(`OAuth app for ${provider} deleted`);
   });
 
@@ -218,10 +238,13 @@ program
       const project = await s.projects.resolveProject(opts.project);
       if (opts.providers === undefined && opts.allowRedirect === undefined) return s.connectSettings.get(project.id);
       const ctx = { projectId: project.id, userId: '', apiKeyId: '' };
-      return s.connectSettings.update(ctx, {
+      const updated = await s.connectSettings.update(ctx, {
         enabled_providers: opts.providers === undefined ? undefined : opts.providers === 'all' ? null : list(opts.providers),
         allowed_redirect_urls: opts.allowRedirect,
       });
+      const fields = [opts.providers !== undefined && 'enabled_providers', opts.allowRedirect !== undefined && 'allowed_redirect_urls'].filter(Boolean);
+      await auditCli(s, project.id, 'connect_settings.updated', { type: 'project', id: project.id }, { fields });
+      return updated;
     });
     const out = { enabled_providers: settings.enabledProviders, allowed_redirect_urls: settings.allowedRedirectUrls };
     print(Boolean(opts.json), out, `providers: ${out.enabled_providers?.join(', ') ?? 'all'}\nredirect URLs: ${out.allowed_redirect_urls.join(' ') || 'none'}`);

@@ -24,6 +24,7 @@ const envSchema = z.object({
   OMNIPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -51,6 +52,8 @@ export interface Config {
   authFailuresPerMinute: number;
   /** How long the first answer of a write with an Idempotency-Key is kept for replay. */
   idempotencyTtlHours: number;
+  /** How long audit log entries are kept. */
+  auditRetentionDays: number;
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
   /** How long an OAuth authorization started on the connect page may take (its `state` expires then). */
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
+    auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
     oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };

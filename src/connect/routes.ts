@@ -4,6 +4,7 @@ import { AppError } from '../core/errors';
 import { isMagicLinkToken, type ActiveLink, type ConnectableProvider } from '../core/connect';
 import { flowCookieName, parseState, readFlowCookie, type FlowFailure } from '../core/oauth';
 import type { Services } from '../core/services';
+import type { ConnectionView } from '../core/connections';
 import type { SafeHtml } from './html';
 import { errorPage, flowProblemPage, linkProblemPage, providerListPage, providerPage, successPage, type FormState } from './pages';
 
@@ -142,6 +143,21 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
   const config = { public: true };
   const schema = { hide: true };
 
+  /** The audit entry of a connection made (or authorised again) by an end customer on a magic link's page. */
+  async function recordConnection(request: FastifyRequest, view: ConnectionView & { reauthorized: boolean }, linkId: string | null | undefined, via: string) {
+    await services.audit
+      .record({
+        projectId: view.row.projectId,
+        actor: { type: 'magic_link', id: linkId ?? 'unknown' },
+        action: view.reauthorized ? 'connection.reauthorized' : 'connection.created',
+        target: { type: 'connection', id: view.row.id },
+        requestId: request.id,
+        sourceAddress: request.ip,
+        details: { provider: view.row.provider, id_linked_user: view.row.linkedUserId, via },
+      })
+      .catch((err: Error) => request.log.error({ err: { message: err.message } }, 'an audit entry could not be written'));
+  }
+
   /** The active link of the request, or the page that explains why it cannot be used. */
   async function activeLink(request: FastifyRequest, reply: FastifyReply): Promise<ActiveLink | undefined> {
     const token = (request.params as { token: string }).token;
@@ -162,6 +178,7 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
         cookies,
         publicBase(request, publicUrl) + callbackPath,
       );
+      await recordConnection(request, done.view, done.inviteLinkId, 'oauth');
       const r = services.connect.signOutcome({ provider: done.manifest.name, redirectUrl: done.redirectUrl, reauthorized: done.view.reauthorized });
       const flowId = parseState(state!)!.flowId;
       reply.header('set-cookie', `${flowCookieName(flowId)}=; Max-Age=0; Path=${callbackPath}; HttpOnly; SameSite=Lax`);
@@ -229,6 +246,7 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
     const form = formOf(request.body);
     try {
       const view = await services.connect.submitCredentials(opened, provider, form);
+      await recordConnection(request, view, opened.link.id, 'connect_form');
       const redirectUrl = await services.connect.returnUrl(opened.link);
       const r = services.connect.signOutcome({ provider, redirectUrl, reauthorized: view.reauthorized });
       return reply.redirect(`/connect/${token}/done?r=${encodeURIComponent(r)}`, 303);

@@ -74,6 +74,8 @@ export interface CompletedFlow {
   manifest: ProviderManifest;
   /** Where the success page may send the user back: allowed by the project now, or null. */
   redirectUrl: string | null;
+  /** The magic link the flow started from (the audit log's actor). */
+  inviteLinkId: string | null;
 }
 
 interface TokenResponse {
@@ -252,7 +254,7 @@ export class OAuthService implements TokenRefresher {
     });
     const { allowedRedirectUrls } = await this.settings.get(flow.projectId);
     const redirectUrl = flow.redirectUrl && redirectAllowed(allowedRedirectUrls, flow.redirectUrl) ? flow.redirectUrl : null;
-    return { view, manifest, redirectUrl };
+    return { view, manifest, redirectUrl, inviteLinkId: flow.inviteLinkId };
   }
 
   // ---- TokenRefresher

@@ -24,6 +24,8 @@ import { FieldMappingService } from './field-mapping';
 import { FieldMappingRepo } from '../store/field-mapping.repo';
 import { PassthroughService } from './passthrough';
 import { IdempotencyService } from './idempotency';
+import { AuditService } from './audit';
+import { AuditRepo } from '../store/audit.repo';
 import { IdempotencyRepo } from '../store/idempotency.repo';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
@@ -53,10 +55,12 @@ export interface Services {
   passthrough: PassthroughService;
   /** Idempotency-Key of writes: first answers kept and replayed. */
   idempotency: IdempotencyService;
+  /** Who did what to the control plane. */
+  audit: AuditService;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -106,5 +110,6 @@ export function createServices(deps: {
     passthrough: new PassthroughService(contexts),
     // Longer than any request can run: a claim older than that belonged to a process that died.
     idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), deps.box, { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
+    audit: new AuditService(new AuditRepo(deps.database.db), deps.config.auditRetentionDays ?? 90),
   };
 }

@@ -12,10 +12,18 @@ export const optionalConnectionTokenHeaders = z.object({
   'x-connection-token': z.string().min(1).optional().describe('Optional: if sent, it must be the object’s connection.'),
 });
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The connection of the request's x-connection-token, once resolved (the audit log names it). */
+    connection?: ConnectionRow;
+  }
+}
+
 /** The connection selected by x-connection-token, inside the caller's project (401 otherwise). */
-export function connectionOf(services: Services, request: FastifyRequest): Promise<ConnectionRow> {
+export async function connectionOf(services: Services, request: FastifyRequest): Promise<ConnectionRow> {
   const token = request.headers['x-connection-token'];
-  return services.connections.resolveToken(accessOf(request), typeof token === 'string' ? token : undefined);
+  request.connection = await services.connections.resolveToken(accessOf(request), typeof token === 'string' ? token : undefined);
+  return request.connection;
 }
 
 /** The connection of an optional token, for calls addressed by object id. */

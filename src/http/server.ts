@@ -25,6 +25,8 @@ import { oauthAppRoutes } from './routes/oauth-apps';
 import { connectPageRoutes } from '../connect/routes';
 import { passthroughRoutes } from './routes/passthrough';
 import { registerIdempotency } from './idempotency';
+import { registerAuditLog } from './audit';
+import { auditLogRoutes } from './routes/audit-log';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -149,6 +151,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   // After authentication and the rate limit (preHandler hooks run in this order), before any route.
   registerIdempotency(app, opts.services.idempotency);
+  registerAuditLog(app, opts.services.audit);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
@@ -162,6 +165,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(crmRoutes, deps);
   await app.register(fieldMappingRoutes, deps);
   await app.register(passthroughRoutes, deps);
+  await app.register(auditLogRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });
   await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });

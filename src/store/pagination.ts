@@ -51,7 +51,7 @@ export function decodeCursor(cursor: string): CursorPayload {
 }
 
 /**
- * Keyset pagination over a (sortKey, id) pair in ascending order, both ways.
+ * Keyset pagination over a (sortKey, id) pair in ascending order (or descending, `newestFirst`), both ways.
  * `fetch` runs one query with the extra condition, order and limit; one query per page.
  */
 export async function keysetPage<T>(opts: {
@@ -59,6 +59,8 @@ export async function keysetPage<T>(opts: {
   idColumn: PgColumn;
   keyOf: (row: T) => CursorKey;
   page: PageRequest;
+  /** Descending order (the audit log: the latest entries first). */
+  newestFirst?: boolean;
   /** Turns the cursor's sort value back into a query parameter (e.g. a Date). */
   parseSortValue?: (value: string) => unknown;
   fetch: (condition: SQL | undefined, orderBy: SQL[], limit: number) => Promise<T[]>;
@@ -66,6 +68,8 @@ export async function keysetPage<T>(opts: {
   const { sortColumn, idColumn, page } = opts;
   const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
   const backwards = cursor?.d === 'prev';
+  // Walking towards larger keys: forwards in ascending order, backwards in descending order.
+  const towardsLarger = backwards === Boolean(opts.newestFirst);
   let condition: SQL | undefined;
   if (cursor) {
     let sortValue: unknown = cursor.k[0];
@@ -74,11 +78,11 @@ export async function keysetPage<T>(opts: {
     } catch {
       throw notACursor(); // one answer for every wrong cursor, whichever list refused its sort value
     }
-    condition = backwards
-      ? sql`(${sortColumn}, ${idColumn}) < (${sortValue}, ${cursor.k[1]})`
-      : sql`(${sortColumn}, ${idColumn}) > (${sortValue}, ${cursor.k[1]})`;
+    condition = towardsLarger
+      ? sql`(${sortColumn}, ${idColumn}) > (${sortValue}, ${cursor.k[1]})`
+      : sql`(${sortColumn}, ${idColumn}) < (${sortValue}, ${cursor.k[1]})`;
   }
-  const order = backwards ? [desc(sortColumn), desc(idColumn)] : [asc(sortColumn), asc(idColumn)];
+  const order = towardsLarger ? [asc(sortColumn), asc(idColumn)] : [desc(sortColumn), desc(idColumn)];
   const rows = await opts.fetch(condition, order, page.limit + 1);
   const hasMore = rows.length > page.limit;
   const items = rows.slice(0, page.limit);

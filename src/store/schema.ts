@@ -299,3 +299,27 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.method, t.path, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
 );
+
+/**
+ * Who did what to the control plane of a project (keys, connections, OAuth apps, magic links, field
+ * mappings, syncs, passthrough calls). Never a secret: targets are ids, details a few named fields.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    /** api_key, magic_link (an end customer on the connect page), dashboard_session, cli. */
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    /** `<object>.<verb>`, e.g. connection.created. */
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    requestId: text('request_id'),
+    sourceAddress: text('source_address'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_project_time_idx').on(t.projectId, t.createdAt, t.id), index('audit_log_time_idx').on(t.createdAt)],
+);

@@ -89,22 +89,44 @@ describe('the omniport command', { timeout: 180_000 }, () => {
     const key = JSON.parse((await run('node', [bin, 'key', 'create', '--project', project.id_project, '--user', 'ops', '--json'], { env })).stdout);
     expect(key.api_key).toMatch(/^sk_live_/);
 
+    // The CLI's changes are in the project's audit log, the CLI as their actor.
+    await withServer(embeddedEnv(dataDir), key.api_key, async (call, output) => {
+      const log = await call('/audit-log');
+      expect(log.status).toBe(200);
+      const entries = ((await log.json()) as { data: { action: string; actor: { type: string }; target: { id: string } }[] }).data;
+      expect(entries.map((e) => [e.action, e.actor.type, e.target.id]).reverse()).toEqual([
+        ['project.created', 'cli', project.id_project],
+        ['user.created', 'cli', user.id_user],
+        ['api_key.created', 'cli', key.id_api_key],
+      ]);
+      expect(output()).not.toContain(key.api_key);
+    });
+
     const preset = `sk_live_${'a1'.repeat(32)}`;
+    await withServer(embeddedEnv(tempDir(), { OMNIPORT_BOOTSTRAP_API_KEY: preset }), preset, async (call, output) => {
+      expect((await call('/auth/api-keys')).status).toBe(200);
+      expect(output()).not.toContain(preset);
+    });
+  });
+
+  /** Starts `omniport start` with `env`, waits until `apiKey` is accepted, runs `fn`, stops the server. */
+  async function withServer(env: NodeJS.ProcessEnv, apiKey: string, fn: (call: (path: string) => Promise<Response>, output: () => string) => Promise<void>) {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn('node', [bin, 'start'], { env: embeddedEnv(tempDir(), { PORT: String(port), OMNIPORT_BOOTSTRAP_API_KEY: preset }) });
+    const child = spawn('node', [bin, 'start'], { env: { ...env, PORT: String(port) } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
+    const call = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     try {
       let status = 0;
       for (const deadline = Date.now() + 60_000; Date.now() < deadline && status !== 200; ) {
-        status = await fetch(`http://127.0.0.1:${port}/auth/api-keys`, { headers: { authorization: `Bearer ${preset}` } }).then((r) => r.status, () => 0);
+        status = await call('/auth/api-keys').then((r) => r.status, () => 0);
         if (status !== 200) await new Promise((r) => setTimeout(r, 200));
       }
       expect(status).toBe(200);
-      expect(output).not.toContain(preset);
+      await fn(call, () => output);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
-  });
+  }
 });

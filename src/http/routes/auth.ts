@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { ApiKeyRow } from '../../store/control-plane.repo';
 import { accessOf } from '../auth';
+import { answerField } from '../audit';
 import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
 const apiKeySchema = z
@@ -33,6 +34,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.post(
     '/auth/generate-apikey',
     {
+      config: {
+        audit: {
+          action: 'api_key.created',
+          target: 'api_key',
+          targetId: answerField('id_api_key'),
+          details: (_request, answer) => ({ key_name: answer.key_name, id_user: answer.id_user }),
+        },
+      },
       schema: {
         tags: ['auth'],
         summary: 'Generate an API key for a user of the caller’s project (endpoint 1)',
@@ -92,6 +101,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   app.delete(
     '/auth/api-keys/:id',
     {
+      config: { audit: { action: 'api_key.revoked', target: 'api_key' } },
       schema: {
         tags: ['auth'],
         summary: 'Revoke an API key (idempotent)',

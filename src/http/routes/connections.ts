@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { ConnectionView } from '../../core/connections';
 import { accessOf } from '../auth';
+import { answerField } from '../audit';
 import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
 const connectionSchema = z
@@ -33,6 +34,14 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   app.post(
     '/connections',
     {
+      config: {
+        audit: {
+          action: 'connection.created',
+          target: 'connection',
+          targetId: answerField('id_connection'),
+          details: (_request, answer) => ({ provider: answer.data?.provider, id_linked_user: answer.data?.id_linked_user }),
+        },
+      },
       schema: {
         tags: ['connections'],
         summary: 'Connect a linked user to a token-based provider',
@@ -97,6 +106,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   app.delete(
     '/connections/:id',
     {
+      config: { audit: { action: 'connection.deleted', target: 'connection' } },
       schema: {
         tags: ['connections'],
         summary: 'Delete a connection and the data synced through it',

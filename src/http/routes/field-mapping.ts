@@ -5,6 +5,7 @@ import { DATA_TYPES, OBJECT_TYPE_OWNERS } from '../../core/field-mapping';
 import { AppError } from '../../core/errors';
 import type { AttributeRow, MappingRow } from '../../store/field-mapping.repo';
 import { accessOf } from '../auth';
+import { answerField } from '../audit';
 import { connectionOf, connectionTokenHeaders } from '../connection-token';
 import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
@@ -62,6 +63,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
   app.post(
     '/field-mapping/define',
     {
+      config: { audit: { action: 'attribute.defined', target: 'attribute', targetId: answerField('id_attribute') } },
       schema: {
         tags,
         summary: 'Define a custom attribute of the project (endpoint 11)',
@@ -83,6 +85,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
   app.post(
     '/field-mapping/map',
     {
+      config: { audit: { action: 'mapping.created', target: 'mapping', targetId: answerField('id_mapping') } },
       schema: {
         tags,
         summary: 'Map an attribute to a provider custom field for one linked user (endpoint 9)',
@@ -144,7 +147,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
 
   app.delete(
     '/field-mapping/attributes/:id',
-    { schema: { tags, summary: 'Delete an attribute and its mappings', params: idParams, response: { 204: z.null(), ...errorResponses } } },
+    { config: { audit: { action: 'attribute.deleted', target: 'attribute' } }, schema: { tags, summary: 'Delete an attribute and its mappings', params: idParams, response: { 204: z.null(), ...errorResponses } } },
     async (request, reply) => {
       await services.fieldMapping.deleteAttribute(accessOf(request), request.params.id);
       return reply.status(204).send(null);
@@ -153,7 +156,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
 
   app.delete(
     '/field-mapping/mappings/:id',
-    { schema: { tags, summary: 'Delete a mapping', params: idParams, response: { 204: z.null(), ...errorResponses } } },
+    { config: { audit: { action: 'mapping.deleted', target: 'mapping' } }, schema: { tags, summary: 'Delete a mapping', params: idParams, response: { 204: z.null(), ...errorResponses } } },
     async (request, reply) => {
       await services.fieldMapping.deleteMapping(accessOf(request), request.params.id);
       return reply.status(204).send(null);

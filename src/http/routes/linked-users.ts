@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { LinkedUserRow } from '../../store/control-plane.repo';
 import { accessOf } from '../auth';
+import { answerField } from '../audit';
 import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 
 export const linkedUserSchema = z
@@ -29,6 +30,7 @@ export const linkedUserRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
   app.post(
     '/linked-users',
     {
+      config: { audit: { action: 'linked_user.created', target: 'linked_user', targetId: answerField('id_linked_user') } },
       schema: {
         tags: ['linked users'],
         summary: 'Create a linked user (one end customer of the developer)',

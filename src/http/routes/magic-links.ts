@@ -5,6 +5,7 @@ import type { MagicLinkView } from '../../core/magic-links';
 import type { ConnectSettings } from '../../core/connect-settings';
 import { publicBase } from '../../connect/routes';
 import { accessOf } from '../auth';
+import { answerField } from '../audit';
 import { envelope, errorResponses, idFilter, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
 import { linkedUserSchema, presentLinkedUser } from './linked-users';
 
@@ -58,6 +59,8 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
   app.post(
     '/magic-link/create',
     {
+      // Never the link's URL: it is the secret that opens the connect page.
+      config: { audit: { action: 'magic_link.created', target: 'magic_link', targetId: answerField('id_invite_link') } },
       schema: {
         tags: ['magic links'],
         summary: 'Create a magic link for a linked user (endpoint 10)',
@@ -114,6 +117,7 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
   app.delete(
     '/magic-link/:id',
     {
+      config: { audit: { action: 'magic_link.revoked', target: 'magic_link' } },
       schema: {
         tags: ['magic links'],
         summary: 'Revoke a magic link (idempotent): its page then says so',
@@ -145,6 +149,9 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
   app.patch(
     '/connect-settings',
     {
+      config: {
+        audit: { action: 'connect_settings.updated', target: 'project', targetId: (request) => request.access?.projectId, details: (request) => ({ fields: Object.keys(request.body as object) }) },
+      },
       schema: {
         tags: ['magic links'],
         summary: 'Change the settings of the hosted connect page (fields left out are kept)',

@@ -4,6 +4,7 @@ import type { Services } from '../../core/services';
 import type { OAuthAppView } from '../../core/oauth-apps';
 import { callbackPath, publicBase } from '../../connect/routes';
 import { accessOf } from '../auth';
+import { pathParam } from '../audit';
 import { envelope, errorResponses, isoDate, listEnvelope } from '../schemas';
 
 const oauthAppSchema = z
@@ -42,6 +43,7 @@ export const oauthAppRoutes: FastifyPluginAsyncZod<{ services: Services; publicU
   app.put(
     '/oauth-apps/:provider',
     {
+      config: { audit: { action: 'oauth_app.saved', target: 'oauth_app', targetId: pathParam('provider') } },
       schema: {
         tags: ['oauth apps'],
         summary: 'Set the project’s OAuth 2.0 client for a provider (used by the hosted connect page)',
@@ -89,6 +91,7 @@ export const oauthAppRoutes: FastifyPluginAsyncZod<{ services: Services; publicU
   app.delete(
     '/oauth-apps/:provider',
     {
+      config: { audit: { action: 'oauth_app.deleted', target: 'oauth_app', targetId: pathParam('provider') } },
       schema: {
         tags: ['oauth apps'],
         summary: 'Delete the project’s OAuth app for a provider (its connections can no longer refresh tokens)',

@@ -27,6 +27,17 @@ export const passthroughRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   app.post(
     '/passthrough',
     {
+      // The method and path only (a path has no query string): the query or the body may carry the customer's data.
+      config: {
+        audit: {
+          action: 'passthrough.called',
+          target: 'connection',
+          details: (request, answer) => {
+            const { method, path } = request.body as { method: string; path: string };
+            return { method, path, provider_status: answer.data?.status };
+          },
+        },
+      },
       schema: {
         tags: ['passthrough'],
         summary: 'Call the connection’s provider directly, for what the unified model lacks',

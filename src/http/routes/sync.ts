@@ -30,6 +30,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
   app.post(
     '/sync',
     {
+      config: { audit: { action: 'sync.requested', target: 'connection', details: (request) => ({ full: (request.body as { full?: boolean } | undefined)?.full === true }) } },
       schema: {
         tags: ['sync'],
         summary: 'Queue a sync of the connection now (runs in the background)',
@@ -93,6 +94,9 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
   app.patch(
     '/project',
     {
+      config: {
+        audit: { action: 'project.updated', target: 'project', targetId: (request) => request.access?.projectId, details: (request) => ({ fields: Object.keys(request.body as object) }) },
+      },
       schema: {
         tags: ['project'],
         summary: 'Change the project’s settings',

@@ -433,13 +433,10 @@ describe('associations', () => {
 });
 
 describe('seeding and remote changes', () => {
-  it('seeds 20,000 contacts and 5,000 deals quickly', async () => {
-    const t0 = performance.now();
+  it('seeds 20,000 contacts and 5,000 deals with their associations', async () => {
     sim.seedCompanies(1_000);
     sim.seedContacts(20_000, { associateCompanies: true });
     sim.seedDeals(5_000, { associateContacts: true });
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(3_000);
     expect(sim.records('contacts')).toHaveLength(20_000);
     const first = await call('GET', '/crm/v3/objects/deals?limit=100&associations=contacts');
     expect(first.json.results).toHaveLength(100);

@@ -326,12 +326,10 @@ describe('spec validation', () => {
 });
 
 describe('seeding and remote changes', () => {
-  it('seeds 20,000 persons and 5,000 deals quickly and serves them', async () => {
-    const t0 = performance.now();
+  it('seeds 20,000 persons and 5,000 deals and serves them', async () => {
     sim.seedOrganizations(1_000);
     sim.seedPersons(20_000, { linkOrganizations: true });
     sim.seedDeals(5_000, { linkPersons: true });
-    expect(performance.now() - t0).toBeLessThan(3_000);
     expect(sim.entities('persons')).toHaveLength(20_000);
     const r = await call('GET', '/api/v2/deals?limit=500&sort_by=update_time&sort_direction=desc');
     expect(r.json.data).toHaveLength(500);

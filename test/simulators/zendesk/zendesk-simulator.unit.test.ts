@@ -813,17 +813,13 @@ describe('zendesk simulator: incremental ticket event export', () => {
 });
 
 describe('zendesk simulator: scale', () => {
-  it('seeds 50,000 tickets quickly and syncs 5,000 over 100-ticket pages fast', async () => {
+  it('seeds 50,000 tickets and serves 5,000 over 100-ticket pages and the exports in bounded pages (timings: bench/)', async () => {
     const sim = await startZendeskSimulator();
     try {
-      let t0 = performance.now();
       sim.seedTickets(50_000, { commentsPerTicket: 2 });
-      const seedMs = performance.now() - t0;
       expect(sim.state.tickets.size).toBe(50_000);
-      expect(seedMs).toBeLessThan(3_000);
 
       const api = client(sim);
-      t0 = performance.now();
       let url: string | null = '/api/v2/tickets.json?page[size]=100';
       let n = 0;
       while (url && n < 5_000) {
@@ -831,21 +827,15 @@ describe('zendesk simulator: scale', () => {
         n += r.body.tickets.length;
         url = r.body.meta.has_more ? r.body.links.next : null;
       }
-      const syncMs = performance.now() - t0;
       expect(n).toBe(5_000);
-      expect(syncMs).toBeLessThan(5_000);
 
       // the cursor export over the whole account stays bounded per page
-      t0 = performance.now();
       const exp = await api('/api/v2/incremental/tickets/cursor?start_time=0');
       expect(exp.body.tickets).toHaveLength(1000);
-      expect(performance.now() - t0).toBeLessThan(2_000);
       // so does the ticket event export, with the comments
-      t0 = performance.now();
       const events = await api('/api/v2/incremental/ticket_events?start_time=0&include=comment_events');
       expect(events.body.ticket_events.length).toBeGreaterThanOrEqual(1000);
       expect(events.body.end_of_stream).toBe(false);
-      expect(performance.now() - t0).toBeLessThan(2_000);
       expectNoSpecViolations(sim);
     } finally {
       await sim.close();
