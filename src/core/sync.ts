@@ -6,6 +6,15 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
 import type { ObjectSyncer } from '../providers/types';
+import type { SkippedRecord } from '../store/schema';
+
+/** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
+interface Skips {
+  count: number;
+  named: SkippedRecord[];
+}
+const withSkips = (before: Skips, refused: SkippedRecord[]): Skips => ({ count: before.count + refused.length, named: [...before.named, ...refused].slice(0, 20) });
+const skipColumns = (s: Skips) => ({ skippedInRun: s.count, skipped: s.count ? s.named : null });
 
 export interface SyncRunResult {
   stream: string;
@@ -19,6 +28,8 @@ export interface SyncRunResult {
   mode?: 'full' | 'incremental';
   records: number;
   markedDeleted: number;
+  /** Records of this run the database refused (named, never their content): skipped, the run went on. */
+  skipped?: Skips;
 }
 
 export interface SyncOptions {
@@ -58,7 +69,8 @@ export class SyncService {
     const run = this.planRun(syncer, previous, opts);
     const base = { connectionId, stream, projectId: connection.projectId, runId: run.runId, mode: run.mode, runStartedAt: run.startedAt };
     let records = run.recordsSoFar;
-    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, lastError: null, resumeAt: null });
+    let skipped = run.skippedSoFar;
+    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, ...skipColumns(skipped), lastError: null, resumeAt: null });
     // Alive while it runs, even through a long wait on the provider: a silent stream is taken over (JobRunner).
     const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, stream, run.runId).catch(() => undefined), this.liveness.heartbeatMs);
     heartbeat.unref();
@@ -66,16 +78,18 @@ export class SyncService {
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
       for await (const batch of syncer.run(ctx, { since, resume: run.resume ?? undefined })) {
-        records += batch.records.length;
-        await this.repo.saveBatch(toRows(connection, batch.records, run.runId), {
+        const refused = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (refused) => ({
           ...base,
           status: 'running',
           resume: batch.resume,
-          recordsInRun: records,
+          recordsInRun: records + batch.records.length - refused.length,
+          ...skipColumns(withSkips(skipped, refused)),
           lastError: null,
-        });
+        }));
+        records += batch.records.length - refused.length;
+        skipped = withSkips(skipped, refused);
         if (opts.deadline && Date.now() > opts.deadline && batch.resume) {
-          return { stream, outcome: 'continued', mode: run.mode, records, markedDeleted: 0 };
+          return { stream, outcome: 'continued', mode: run.mode, records, markedDeleted: 0, skipped };
         }
       }
       const markedDeleted =
@@ -85,11 +99,12 @@ export class SyncService {
         status: 'idle',
         resume: null,
         recordsInRun: records,
+        ...skipColumns(skipped),
         watermark: run.startedAt,
         lastSuccessAt: new Date(),
         lastError: null,
       });
-      return { stream, outcome: 'done', mode: run.mode, records, markedDeleted };
+      return { stream, outcome: 'done', mode: run.mode, records, markedDeleted, skipped };
     } catch (err) {
       if (err instanceof AppError && err.code === 'provider_rate_limited') {
         // A wait, not a failure: the position of the last saved batch is kept, and the run goes on then.
@@ -122,10 +137,18 @@ export class SyncService {
         startedAt: previous.runStartedAt!,
         resume: previous.resume,
         recordsSoFar: previous.recordsInRun,
+        skippedSoFar: { count: previous.skippedInRun, named: previous.skipped ?? [] },
       };
     }
     const incremental = syncer.incremental && Boolean(previous?.watermark) && !opts.full;
-    return { runId: randomUUID(), mode: incremental ? ('incremental' as const) : ('full' as const), startedAt: new Date(), resume: null, recordsSoFar: 0 };
+    return {
+      runId: randomUUID(),
+      mode: incremental ? ('incremental' as const) : ('full' as const),
+      startedAt: new Date(),
+      resume: null,
+      recordsSoFar: 0,
+      skippedSoFar: { count: 0, named: [] } as Skips,
+    };
   }
 
   /** Streams said to be running whose worker has not been heard of for `staleAfterMs`. */

@@ -77,7 +77,10 @@ export class JobRunner {
       const { connectionId, stream, full } = job.data;
       try {
         const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
-        this.logger?.info({ connectionId, ...result }, 'sync job finished');
+        const { skipped, ...summary } = result;
+        this.logger?.info({ connectionId, ...summary, skipped: skipped?.count ?? 0 }, 'sync job finished');
+        // Which records, never their content; GET /sync/status shows them too.
+        if (skipped?.count) (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream, skipped: skipped.named }, 'records the database refused were skipped');
         if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
         if (result.outcome === 'waiting') await this.send(connectionId, [stream], { startAfter: result.resumeAt });
       } catch (err) {

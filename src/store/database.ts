@@ -188,3 +188,15 @@ export function loggableError(err: unknown): Record<string, unknown> {
     stack: typeof e?.stack === 'string' ? clean(e.stack.split('\n    at ').slice(0, 6).join('\n    at ')) : undefined,
   };
 }
+
+/**
+ * The SQLSTATE of an error that is the data's fault, not the query's or the server's: a value the database
+ * cannot hold (class 22, data exception) or a limit it cannot exceed (class 54, e.g. an index entry too large).
+ */
+export function recordFault(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(22|54)[0-9A-Z]{3}$/.test(code)) return code;
+  }
+  return undefined;
+}

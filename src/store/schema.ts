@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
+/** A provider record the database refused (after `storable` cleaning): kept out, named in the sync status. */
+export interface SkippedRecord {
+  object_type: string;
+  remote_id: string;
+  sqlstate: string;
+}
+
 // Millisecond precision, so a JavaScript Date carries the exact value through keyset cursors.
 const nowMs = sql`date_trunc('milliseconds', now())`;
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs);
@@ -137,6 +144,10 @@ export const syncStates = pgTable(
     lastSuccessAt: timestamp('last_success_at', { withTimezone: true, mode: 'date' }),
     lastError: text('last_error'),
     recordsInRun: integer('records_in_run').notNull().default(0),
+    /** Records of the current (or last) run the database refused even after cleaning: skipped, the run went on. */
+    skippedInRun: integer('skipped_in_run').notNull().default(0),
+    /** The first of them (object type, remote id, SQLSTATE), for GET /sync/status. */
+    skipped: jsonb('skipped').$type<SkippedRecord[]>(),
     /** While `waiting_for_rate_limit`: when the provider's budget allows the run to go on. */
     resumeAt: timestamp('resume_at', { withTimezone: true, mode: 'date' }),
     updatedAt: updatedAt(),

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { badRequest } from '../core/errors';
-import type { Database } from './database';
-import { syncStates, unifiedObjects, uploads } from './schema';
+import { recordFault, type Database } from './database';
+import { syncStates, unifiedObjects, uploads, type SkippedRecord } from './schema';
 import { keysetPage, whereAll, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
@@ -169,13 +169,37 @@ export class UnifiedRepo {
       .where(and(eq(syncStates.status, 'running'), lt(syncStates.updatedAt, sql`now() - make_interval(secs => ${staleAfterMs / 1000})`)));
   }
 
-  /** Saves a batch and the position after it in one transaction, so a crash never skips or loses a batch. */
-  async saveBatch(rows: UnifiedInsert[], state: typeof syncStates.$inferInsert): Promise<void> {
+  /**
+   * Saves a batch and the position after it in one transaction, so a crash never skips or loses a batch.
+   * A batch the database refuses for its data is saved again record by record (a savepoint each): the
+   * records it still refuses are returned, and `stateAfter` gets them so the position moves past them.
+   */
+  async saveBatch(rows: UnifiedInsert[], stateAfter: (skipped: SkippedRecord[]) => typeof syncStates.$inferInsert): Promise<SkippedRecord[]> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const repo = new UnifiedRepo(tx as unknown as Database);
+        await repo.upsert(rows);
+        await repo.saveSyncState(stateAfter([]));
+      });
+      return [];
+    } catch (err) {
+      if (!recordFault(err)) throw err;
+    }
+    const skipped: SkippedRecord[] = [];
     await this.db.transaction(async (tx) => {
       const repo = new UnifiedRepo(tx as unknown as Database);
-      await repo.upsert(rows);
-      await repo.saveSyncState(state);
+      for (const row of dedupeLast(rows)) {
+        try {
+          await tx.transaction(async (savepoint) => new UnifiedRepo(savepoint as unknown as Database).upsert([row]));
+        } catch (err) {
+          const sqlstate = recordFault(err);
+          if (!sqlstate) throw err;
+          skipped.push({ object_type: row.objectType, remote_id: row.remoteId.slice(0, 200), sqlstate });
+        }
+      }
+      await repo.saveSyncState(stateAfter(skipped));
     });
+    return skipped;
   }
 
   async insertUpload(values: typeof uploads.$inferInsert): Promise<UploadRow> {

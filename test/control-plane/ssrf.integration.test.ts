@@ -9,6 +9,8 @@ import { ProviderRegistry } from '../../src/providers/registry';
 import { zendeskAdapter } from '../../src/providers/zendesk';
 import { startZendeskSimulator } from '../simulators/zendesk';
 import { startTestServer, type TestServer } from '../support/harness';
+import { acmeOAuthProvider } from '../support/connect-providers';
+import { createLink, request, startOAuth } from '../support/connect-flow';
 
 let server: TestServer;
 let sim: Awaited<ReturnType<typeof startZendeskSimulator>>;
@@ -106,6 +108,49 @@ describe('every outbound call is checked on the address it dials', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
     expect(sim.requests.length).toBe(before);
+  });
+
+  it('refuses a passthrough call to a connection whose name turned private after it was made', async () => {
+    const calls = rebinding('passthrough.rebind.test');
+    // The connection was made while the name was public (its check is the first lookup; the provider's answer is not the point here).
+    const connections = server.omniport.services.connections as unknown as { verify: () => Promise<void> };
+    const verify = connections.verify;
+    connections.verify = async () => {};
+    const cred = sim.credentials[0]!;
+    const made = await server.call('POST', '/connections', {
+      body: { provider: 'zendesk', linked_user_origin_id: 'rebind-pass', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: `http://passthrough.rebind.test:${port}` },
+    });
+    connections.verify = verify;
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const res = await server.call('POST', '/passthrough', {
+      headers: { 'x-connection-token': made.body.data.connection_token },
+      body: { method: 'GET', path: '/api/v2/tickets' },
+    });
+    expect(calls()).toBeGreaterThanOrEqual(2);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(600);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|internal secret/);
+    expect(hits).toBe(0);
+  });
+
+  it('refuses an OAuth token call whose host turned private after the flow started', async () => {
+    const oauthServer = await startTestServer({ work: false, providers: new ProviderRegistry([acmeOAuthProvider]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'false' } });
+    try {
+      const calls = rebinding('oauth.rebind.test');
+      expect((await oauthServer.call('PUT', '/oauth-apps/acme-oauth', { body: { client_id: 'cid', client_secret: 'the-client-secret' } })).status).toBe(200);
+      const link = await createLink(oauthServer, { linked_user_origin_id: 'rebind-oauth' });
+      // The account's address is checked (public) when the flow starts; the token call dials it again.
+      const { authorizeUrl, cookie } = await startOAuth(link.url, `http://oauth.rebind.test:${port}`);
+      const state = authorizeUrl.searchParams.get('state')!;
+      const callback = await request(`${oauthServer.url}/connect/oauth/callback?state=${encodeURIComponent(state)}&code=the-code`, { cookie });
+      expect(calls()).toBeGreaterThanOrEqual(2);
+      expect(callback.status).toBeGreaterThanOrEqual(400);
+      expect(callback.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|internal secret/);
+      expect(hits).toBe(0);
+      expect((await oauthServer.call('GET', '/connections')).body.data).toEqual([]);
+    } finally {
+      await oauthServer.close();
+    }
   });
 
   it('refuses OAuth app endpoints on private addresses when they are set', async () => {

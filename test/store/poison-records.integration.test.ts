@@ -1,8 +1,13 @@
 /**
  * Text PostgreSQL cannot store (U+0000, lone surrogates), typed by anyone into a provider's web form,
- * must neither stop a sync nor half-fail a write: it is stored as U+FFFD.
+ * must neither stop a sync nor half-fail a write: it is stored as U+FFFD. A record the database still
+ * refuses (an id too long for its index, a date out of its range) is skipped and named, the sync goes on.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderRegistry } from '../../src/providers/registry';
+import type { ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
+import { acmeTokenProvider } from '../support/connect-providers';
 import { storable } from '../../src/core/unified/records';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait } from '../support/sync-wait';
@@ -72,6 +77,66 @@ describe('poison records from providers', () => {
     } else {
       expect(res.status).toBe(400);
       expect(hubspot.state.objects.contacts.size).toBe(before);
+    }
+  });
+});
+
+describe('records the database refuses even after cleaning', () => {
+  // A provider whose second page holds an id too long for the unique index (SQLSTATE 54000) and a
+  // date outside PostgreSQL's range (22008), among good records.
+  const record = (remoteId: string, updated = new Date('2026-01-01T00:00:00Z')): UnifiedRecord => ({
+    objectType: 'crm.user',
+    remoteId,
+    data: { name: `user ${remoteId.slice(0, 8)}`, email: null },
+    remoteData: { id: remoteId },
+    remoteCreatedAt: updated,
+    remoteUpdatedAt: updated,
+  });
+  const hugeId = randomBytes(9000).toString('base64');
+  const pages = [
+    [record('1'), record('2'), record('3')],
+    [record('4'), record(hugeId), record('5'), record('6', new Date('-010000-01-01T00:00:00Z')), record('7')],
+    [record('8'), record('9')],
+  ];
+  const poisonProvider: ProviderAdapter = {
+    manifest: { ...acmeTokenProvider.manifest, name: 'poison-crm', displayName: 'Poison CRM', capabilities: { 'crm.user': ['sync'] } },
+    http: acmeTokenProvider.http,
+    verifyCredentials: async () => {},
+    syncers: [
+      {
+        key: 'crm.user',
+        objectTypes: ['crm.user'],
+        incremental: false,
+        reportsDeletions: false,
+        async *run() {
+          for (const [i, records] of pages.entries()) yield { records, resume: i < pages.length - 1 ? String(i + 1) : null };
+        },
+      },
+    ],
+  };
+
+  it('skips them, names them in GET /sync/status, stores every other record and ends idle', async () => {
+    const server = await startTestServer({ providers: new ProviderRegistry([poisonProvider]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+    try {
+      const made = await server.call('POST', '/connections', {
+        body: { provider: 'poison-crm', linked_user_origin_id: 'poison', credentials: { email: 'a@b.test', api_token: 't' }, base_url: 'http://127.0.0.1:9' },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const status = await syncAndWait(server, made.body.data.connection_token);
+      const stream = (await server.call('GET', '/sync/status', { headers: { 'x-connection-token': made.body.data.connection_token } })).body.data.streams[0];
+      expect(status.streams).toHaveLength(1);
+      expect(stream).toMatchObject({ stream: 'crm.user', status: 'idle', last_error: null, records_in_run: 8, skipped_records: 2 });
+      expect(stream.skipped).toEqual([
+        { object_type: 'crm.user', remote_id: hugeId.slice(0, 200), sqlstate: '54000' },
+        { object_type: 'crm.user', remote_id: '6', sqlstate: expect.stringMatching(/^22/) },
+      ]);
+      const stored = await server.sql(`select remote_id from unified_objects where object_type = 'crm.user' order by remote_id`);
+      expect(stored.map((r) => r.remote_id)).toEqual(['1', '2', '3', '4', '5', '7', '8', '9']);
+      // The next full run starts its count again.
+      const again = await syncAndWait(server, made.body.data.connection_token, { full: true });
+      expect(again.streams.find((s: { stream: string }) => s.stream === 'crm.user')).toMatchObject({ status: 'idle', skipped_records: 2 });
+    } finally {
+      await server.close();
     }
   });
 });

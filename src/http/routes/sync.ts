@@ -21,6 +21,10 @@ const streamStatus = z
     records_in_run: z.number().int(),
     last_success_at: z.string().nullable(),
     last_error: z.string().nullable(),
+    skipped_records: z.number().int().describe('Records of the current or last run the database could not store: left out, the run went on.'),
+    skipped: z
+      .array(z.object({ object_type: z.string(), remote_id: z.string(), sqlstate: z.string() }))
+      .describe('The first 20 of them, by object type and provider id, with the database’s SQLSTATE.'),
   })
   .meta({ id: 'SyncStreamStatus' });
 
@@ -69,6 +73,8 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
           records_in_run: s?.recordsInRun ?? 0,
           last_success_at: iso(s?.lastSuccessAt ?? null),
           last_error: s?.lastError ?? null,
+          skipped_records: s?.skippedInRun ?? 0,
+          skipped: s?.skipped ?? [],
           resumes_at: s?.status === 'waiting_for_rate_limit' ? iso(s.resumeAt) : null,
         };
       });
