@@ -8,6 +8,8 @@ import type { HttpTuning } from './core/provider-context';
 import type { SecretBox } from './core/secrets';
 import { buildServer, redactedPaths } from './http/server';
 import { JobRunner } from './jobs/runner';
+import { startHousekeeping } from './jobs/housekeeping';
+import { WebhookDispatcher } from './events/dispatcher';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
@@ -16,6 +18,8 @@ export interface Omniport {
   database: DatabaseHandle;
   services: Services;
   jobs: JobRunner;
+  /** Sends webhook deliveries (in processes that run jobs). */
+  webhooks: WebhookDispatcher;
   server: FastifyInstance;
   close(): Promise<void>;
 }
@@ -52,6 +56,20 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
   return { database, services, box };
 }
 
+/** The webhook sender of a process that runs jobs. */
+export function createDispatcher(config: Config, services: Services, box: SecretBox): WebhookDispatcher {
+  return new WebhookDispatcher(services.webhooksRepo, box, {
+    allowPrivateUrls: config.allowPrivateUrls,
+    retrySchedule: config.webhooks.retryScheduleMs,
+    timeoutMs: config.webhooks.timeoutMs,
+    pollMs: config.webhooks.pollMs,
+    concurrency: 16,
+    // Longer than any attempt can take: a lease that ends belonged to a worker that died.
+    leaseMs: Math.max(60_000, 4 * config.webhooks.timeoutMs),
+    disableAfterMs: 3 * 86_400_000,
+  });
+}
+
 export interface JobOptions {
   /** Run sync jobs in this process. */
   work: boolean;
@@ -60,7 +78,7 @@ export interface JobOptions {
 
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
-  const { database, services } = await openServices(config, opts);
+  const { database, services, box } = await openServices(config, opts);
   const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
@@ -72,14 +90,23 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   jobs.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));
+  const webhooks = createDispatcher(config, services, box);
+  webhooks.logger = server.log;
+  if (opts.jobs?.work ?? config.runWorker) {
+    webhooks.start({ releaseLeases: database.kind === 'pglite' }).catch((err: Error) => server.log.error({ err: { message: err.message } }, 'webhook delivery failed to start'));
+  }
+  const stopHousekeeping = startHousekeeping(services, server.log);
   return {
     config,
     database,
     services,
     jobs,
+    webhooks,
     server,
     async close() {
+      stopHousekeeping();
       await server.close();
+      await webhooks.stop();
       await jobs.stop();
       await database.close();
     },

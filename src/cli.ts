@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from './config';
-import { createOmniport, openServices } from './app';
+import { createDispatcher, createOmniport, openServices } from './app';
+import { startHousekeeping } from './jobs/housekeeping';
 import { AppError } from './core/errors';
 import { DataDirLockedError } from './store/database';
 import { isoDate } from './http/schemas';
@@ -67,16 +68,23 @@ program
 
 program
   .command('worker')
-  .description('Run only background jobs (sync), no HTTP: scale workers out on one PostgreSQL')
+  .description('Run only background jobs (sync, webhook delivery), no HTTP: scale workers out on one PostgreSQL')
   .action(async () => {
     const config = loadConfig();
-    const { database, services } = await openServices(config);
+    const { database, services, box } = await openServices(config);
     const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
-    jobs.logger = { info: (o, m) => console.log(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) };
+    const logger = { info: (o: object, m: string) => console.log(m, JSON.stringify(o)), error: (o: object, m: string) => console.error(m, JSON.stringify(o)) };
+    jobs.logger = logger;
     installProcessGuards({ warn: (o, m) => console.warn(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) });
     await jobs.start();
+    const webhooks = createDispatcher(config, services, box);
+    webhooks.logger = logger;
+    await webhooks.start({ releaseLeases: database.kind === 'pglite' });
+    const stopHousekeeping = startHousekeeping(services, logger);
     console.log(`Omniport worker running (${database.kind})`);
     const stop = async () => {
+      stopHousekeeping();
+      await webhooks.stop();
       await jobs.stop();
       await database.close();
       process.exit(0);

@@ -25,6 +25,13 @@ const envSchema = z.object({
   OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
+  OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  OMNIPORT_WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'seconds before each retry, comma separated (e.g. 5,60,600,3600,21600,43200)')
+    .default('5,60,600,3600,21600,43200'),
+  OMNIPORT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  OMNIPORT_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,6 +61,9 @@ export interface Config {
   idempotencyTtlHours: number;
   /** How long audit log entries are kept. */
   auditRetentionDays: number;
+  /** How long events (the feed, and the deliveries of webhooks) are kept. */
+  eventsRetentionDays: number;
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number; pollMs: number };
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
   /** How long an OAuth authorization started on the connect page may take (its `state` expires then). */
@@ -91,6 +101,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
+    eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
+    webhooks: {
+      retryScheduleMs: e.OMNIPORT_WEBHOOK_RETRY_SECONDS.split(',').map((s) => Math.round(Number(s.trim()) * 1000)),
+      timeoutMs: e.OMNIPORT_WEBHOOK_TIMEOUT_MS,
+      pollMs: e.OMNIPORT_WEBHOOK_POLL_MS,
+    },
     magicLinkTtlHours: e.OMNIPORT_MAGIC_LINK_TTL_HOURS,
     oauthFlowTtlMinutes: e.OMNIPORT_OAUTH_FLOW_TTL_MINUTES,
   };

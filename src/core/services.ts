@@ -26,6 +26,10 @@ import { PassthroughService } from './passthrough';
 import { IdempotencyService } from './idempotency';
 import { AuditService } from './audit';
 import { AuditRepo } from '../store/audit.repo';
+import { EventsService } from '../events/events';
+import { WebhookService } from '../events/webhooks';
+import { EventsRepo } from '../store/events.repo';
+import { WebhooksRepo } from '../store/webhooks.repo';
 import { IdempotencyRepo } from '../store/idempotency.repo';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
@@ -57,16 +61,23 @@ export interface Services {
   idempotency: IdempotencyService;
   /** Who did what to the control plane. */
   audit: AuditService;
+  /** The events feed. */
+  events: EventsService;
+  /** Webhook endpoints of projects. */
+  webhooks: WebhookService;
+  /** The outbox of webhook deliveries (the dispatcher reads it). */
+  webhooksRepo: WebhooksRepo;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
   httpTuning?: HttpTuning;
 }): Services {
   const controlPlane = new ControlPlaneRepo(deps.database.db);
+  const webhooksRepo = new WebhooksRepo(deps.database.db);
   const unified = new UnifiedRepo(deps.database.db);
   // Every outbound call shares one address policy: private addresses only when the operator allows them.
   const tuning = { ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
@@ -111,5 +122,8 @@ export function createServices(deps: {
     // Longer than any request can run: a claim older than that belonged to a process that died.
     idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), deps.box, { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
     audit: new AuditService(new AuditRepo(deps.database.db), deps.config.auditRetentionDays ?? 90),
+    events: new EventsService(new EventsRepo(deps.database.db), deps.box, deps.config.eventsRetentionDays ?? 30),
+    webhooks: new WebhookService(webhooksRepo, deps.box, deps.config.allowPrivateUrls),
+    webhooksRepo,
   };
 }

@@ -6,15 +6,36 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
 import type { ObjectSyncer } from '../providers/types';
-import type { SkippedRecord } from '../store/schema';
+import { addChanges, type SavedBatch } from '../store/unified.repo';
+import type { ChangeCounts, SkippedRecord } from '../store/schema';
 
 /** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
 interface Skips {
   count: number;
   named: SkippedRecord[];
 }
-const withSkips = (before: Skips, refused: SkippedRecord[]): Skips => ({ count: before.count + refused.length, named: [...before.named, ...refused].slice(0, 20) });
-const skipColumns = (s: Skips) => ({ skippedInRun: s.count, skipped: s.count ? s.named : null });
+/** What a run has done so far (kept in its sync state, so a resumed run goes on counting). */
+interface RunProgress {
+  records: number;
+  skipped: Skips;
+  changes: ChangeCounts;
+}
+const NO_CHANGES: ChangeCounts = { created: 0, updated: 0, deleted: 0 };
+
+function advance(p: RunProgress, read: number, saved: SavedBatch): RunProgress {
+  return {
+    records: p.records + read - saved.skipped.length,
+    skipped: { count: p.skipped.count + saved.skipped.length, named: [...p.skipped.named, ...saved.skipped].slice(0, 20) },
+    changes: addChanges(p.changes, saved.changes),
+  };
+}
+
+const progressColumns = (p: RunProgress) => ({
+  recordsInRun: p.records,
+  skippedInRun: p.skipped.count,
+  skipped: p.skipped.count ? p.skipped.named : null,
+  changesInRun: p.changes,
+});
 
 export interface SyncRunResult {
   stream: string;
@@ -68,53 +89,78 @@ export class SyncService {
     const previous = await this.repo.getSyncState(connectionId, stream);
     const run = this.planRun(syncer, previous, opts);
     const base = { connectionId, stream, projectId: connection.projectId, runId: run.runId, mode: run.mode, runStartedAt: run.startedAt };
-    let records = run.recordsSoFar;
-    let skipped = run.skippedSoFar;
-    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: records, ...skipColumns(skipped), lastError: null, resumeAt: null });
+    let progress = run.progress;
+    await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, ...progressColumns(progress), lastError: null, resumeAt: null });
     // Alive while it runs, even through a long wait on the provider: a silent stream is taken over (JobRunner).
     const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, stream, run.runId).catch(() => undefined), this.liveness.heartbeatMs);
     heartbeat.unref();
+    const syncEvent = (type: string, extra: Record<string, unknown>) => ({
+      projectId: connection.projectId,
+      connectionId,
+      type,
+      payload: {
+        id_connection: connectionId,
+        provider: connection.provider,
+        stream,
+        mode: run.mode,
+        run_started_at: run.startedAt.toISOString(),
+        records: progress.records,
+        ...progress.changes,
+        skipped_records: progress.skipped.count,
+        ...extra,
+      },
+    });
 
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
       for await (const batch of syncer.run(ctx, { since, resume: run.resume ?? undefined })) {
-        const refused = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (refused) => ({
+        const before = progress;
+        const saved = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (saved) => ({
           ...base,
           status: 'running',
           resume: batch.resume,
-          recordsInRun: records + batch.records.length - refused.length,
-          ...skipColumns(withSkips(skipped, refused)),
+          ...progressColumns(advance(before, batch.records.length, saved)),
           lastError: null,
         }));
-        records += batch.records.length - refused.length;
-        skipped = withSkips(skipped, refused);
+        progress = advance(before, batch.records.length, saved);
         if (opts.deadline && Date.now() > opts.deadline && batch.resume) {
-          return { stream, outcome: 'continued', mode: run.mode, records, markedDeleted: 0, skipped };
+          return { stream, outcome: 'continued', mode: run.mode, records: progress.records, markedDeleted: 0, skipped: progress.skipped };
         }
       }
-      const markedDeleted =
-        run.mode === 'full' && !syncer.reportsDeletions ? await this.repo.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt) : 0;
-      await this.repo.saveSyncState({
-        ...base,
-        status: 'idle',
-        resume: null,
-        recordsInRun: records,
-        ...skipColumns(skipped),
-        watermark: run.startedAt,
-        lastSuccessAt: new Date(),
-        lastError: null,
+      // The deletions a full run infers, the final state and sync.completed: together or not at all.
+      const markedDeleted = await this.repo.inTransaction(async (tx) => {
+        const deleted =
+          run.mode === 'full' && !syncer.reportsDeletions ? await tx.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt) : 0;
+        progress = { ...progress, changes: { ...progress.changes, deleted: progress.changes.deleted + deleted } };
+        await tx.saveSyncState({
+          ...base,
+          status: 'idle',
+          resume: null,
+          ...progressColumns(progress),
+          watermark: run.startedAt,
+          lastSuccessAt: new Date(),
+          lastError: null,
+        });
+        await tx.insertEvents([syncEvent('sync.completed', { finished_at: new Date().toISOString() })]);
+        return deleted;
       });
-      return { stream, outcome: 'done', mode: run.mode, records, markedDeleted, skipped };
+      return { stream, outcome: 'done', mode: run.mode, records: progress.records, markedDeleted, skipped: progress.skipped };
     } catch (err) {
       if (err instanceof AppError && err.code === 'provider_rate_limited') {
         // A wait, not a failure: the position of the last saved batch is kept, and the run goes on then.
         const resumeAt = new Date(Date.now() + 1000 * Math.max(1, Number(err.headers['retry-after']) || 60));
-        await this.repo.saveSyncState({ ...base, status: 'waiting_for_rate_limit', recordsInRun: records, lastError: null, resumeAt });
-        return { stream, outcome: 'waiting', mode: run.mode, records, markedDeleted: 0, resumeAt };
+        await this.repo.saveSyncState({ ...base, status: 'waiting_for_rate_limit', ...progressColumns(progress), lastError: null, resumeAt });
+        return { stream, outcome: 'waiting', mode: run.mode, records: progress.records, markedDeleted: 0, resumeAt };
       }
       const message = err instanceof AppError ? err.message : isDatabaseUnavailable(err) ? 'the database was unavailable' : 'internal error';
       // With the database gone this cannot be saved: the stream then stays `running`, goes stale, and is taken over.
-      await this.repo.saveSyncState({ ...base, status: 'failed', recordsInRun: records, lastError: message }).catch(() => undefined);
+      await this.repo
+        .inTransaction(async (tx) => {
+          await tx.saveSyncState({ ...base, status: 'failed', ...progressColumns(progress), lastError: message });
+          // The job is retried from the last saved batch: a sync.completed follows if a retry succeeds.
+          await tx.insertEvents([syncEvent('sync.failed', { error: message })]);
+        })
+        .catch(() => undefined);
       throw err;
     } finally {
       clearInterval(heartbeat);
@@ -136,8 +182,11 @@ export class SyncService {
         mode: previous.mode as 'full' | 'incremental',
         startedAt: previous.runStartedAt!,
         resume: previous.resume,
-        recordsSoFar: previous.recordsInRun,
-        skippedSoFar: { count: previous.skippedInRun, named: previous.skipped ?? [] },
+        progress: {
+          records: previous.recordsInRun,
+          skipped: { count: previous.skippedInRun, named: previous.skipped ?? [] },
+          changes: previous.changesInRun ?? NO_CHANGES,
+        },
       };
     }
     const incremental = syncer.incremental && Boolean(previous?.watermark) && !opts.full;
@@ -146,8 +195,7 @@ export class SyncService {
       mode: incremental ? ('incremental' as const) : ('full' as const),
       startedAt: new Date(),
       resume: null,
-      recordsSoFar: 0,
-      skippedSoFar: { count: 0, named: [] } as Skips,
+      progress: { records: 0, skipped: { count: 0, named: [] }, changes: NO_CHANGES } as RunProgress,
     };
   }
 

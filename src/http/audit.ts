@@ -19,8 +19,6 @@ declare module 'fastify' {
   }
 }
 
-const PURGE_EVERY_MS = 60 * 60_000;
-
 function defaultTargetId(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, unknown> | undefined;
   return typeof params?.id === 'string' ? params.id : request.connection?.id;
@@ -72,8 +70,4 @@ export function registerAuditLog(app: FastifyInstance, service: AuditService) {
       .catch((err: Error) => request.log.error({ err: { message: err.message }, action: audit.action }, 'an audit entry could not be written'));
     return payload;
   });
-
-  const purge = setInterval(() => void service.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
 }

@@ -11,7 +11,6 @@ declare module 'fastify' {
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const PURGE_EVERY_MS = 10 * 60_000;
 
 const idempotencyHeader = z
   .string()
@@ -73,8 +72,4 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       .catch((err: Error) => request.log.warn({ err: { message: err.message } }, 'the answer of an idempotent write could not be kept'));
     return payload;
   });
-
-  const purge = setInterval(() => void service.purgeExpired().catch(() => undefined), PURGE_EVERY_MS);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
 }

@@ -27,6 +27,8 @@ import { passthroughRoutes } from './routes/passthrough';
 import { registerIdempotency } from './idempotency';
 import { registerAuditLog } from './audit';
 import { auditLogRoutes } from './routes/audit-log';
+import { webhookRoutes } from './routes/webhooks';
+import { eventRoutes } from './routes/events';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -166,6 +168,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(fieldMappingRoutes, deps);
   await app.register(passthroughRoutes, deps);
   await app.register(auditLogRoutes, deps);
+  await app.register(webhookRoutes, deps);
+  await app.register(eventRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });
   await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });

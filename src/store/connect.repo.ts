@@ -1,6 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './database';
-import { connectSettings, connections, events, inviteLinks, linkedUsers, oauthApps, oauthFlows } from './schema';
+import { connectSettings, connections, inviteLinks, linkedUsers, oauthApps, oauthFlows } from './schema';
+import { insertEvents } from './events.repo';
 import { dateKey, keysetPage, parseDateKey, whereAll, type PageRequest } from './pagination';
 import type { ConnectionRow, LinkedUserRow } from './control-plane.repo';
 
@@ -8,7 +9,6 @@ export type ConnectSettingsRow = typeof connectSettings.$inferSelect;
 export type OAuthAppRow = typeof oauthApps.$inferSelect;
 export type InviteLinkRow = typeof inviteLinks.$inferSelect;
 export type OAuthFlowRow = typeof oauthFlows.$inferSelect;
-export type EventRow = typeof events.$inferSelect;
 
 export interface EventInput {
   type: string;
@@ -241,8 +241,9 @@ export class ConnectRepo {
     return row;
   }
 
-  async insertEvent(projectId: string, event: EventInput): Promise<EventRow> {
-    const [row] = await this.db.insert(events).values({ projectId, type: event.type, payload: event.payload }).returning();
-    return row!;
+  /** An event about a connection, with its webhook deliveries. */
+  async insertEvent(projectId: string, event: EventInput): Promise<void> {
+    const connectionId = typeof event.payload.id_connection === 'string' ? event.payload.id_connection : null;
+    await insertEvents(this.db, [{ projectId, connectionId, type: event.type, payload: event.payload }]);
   }
 }

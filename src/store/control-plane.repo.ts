@@ -1,5 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from './database';
+import { insertEvents } from './events.repo';
 import { apiKeys, connections, linkedUsers, projects, users } from './schema';
 import { pageByCreation, type PageRequest } from './pagination';
 
@@ -182,11 +183,20 @@ export class ControlPlaneRepo {
     );
   }
 
+  /** Deletes a connection (its objects and sync states go with it) and writes connection.deleted, together. */
   async deleteConnection(projectId: string, id: string): Promise<boolean> {
-    const rows = await this.db
-      .delete(connections)
-      .where(and(eq(connections.projectId, projectId), eq(connections.id, id)))
-      .returning({ id: connections.id });
-    return rows.length > 0;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.delete(connections).where(and(eq(connections.projectId, projectId), eq(connections.id, id))).returning();
+      if (!row) return false;
+      await insertEvents(tx as unknown as Database, [
+        {
+          projectId,
+          connectionId: row.id,
+          type: 'connection.deleted',
+          payload: { id_connection: row.id, provider: row.provider, vertical: row.vertical, id_linked_user: row.linkedUserId, base_url: row.baseUrl },
+        },
+      ]);
+      return true;
+    });
   }
 }

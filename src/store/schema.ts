@@ -8,6 +8,13 @@ export interface SkippedRecord {
   sqlstate: string;
 }
 
+/** How many stored objects a write or a sync run created, really changed, and marked deleted. */
+export interface ChangeCounts {
+  created: number;
+  updated: number;
+  deleted: number;
+}
+
 // Millisecond precision, so a JavaScript Date carries the exact value through keyset cursors.
 const nowMs = sql`date_trunc('milliseconds', now())`;
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs);
@@ -148,6 +155,8 @@ export const syncStates = pgTable(
     skippedInRun: integer('skipped_in_run').notNull().default(0),
     /** The first of them (object type, remote id, SQLSTATE), for GET /sync/status. */
     skipped: jsonb('skipped').$type<SkippedRecord[]>(),
+    /** Objects the current (or last) run created, changed and deleted in the store (for sync.completed). */
+    changesInRun: jsonb('changes_in_run').$type<ChangeCounts>(),
     /** While `waiting_for_rate_limit`: when the provider's budget allows the run to go on. */
     resumeAt: timestamp('resume_at', { withTimezone: true, mode: 'date' }),
     updatedAt: updatedAt(),
@@ -276,12 +285,80 @@ export const events = pgTable(
   'events',
   {
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** Increasing in the order events were written, so per connection too: the `sequence` receivers order by. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    /** The connection it is about; no foreign key: connection.deleted outlives its connection. */
+    connectionId: uuid('connection_id'),
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('events_project_idx').on(t.projectId, t.createdAt)],
+  (t) => [index('events_project_seq_idx').on(t.projectId, t.seq), index('events_time_idx').on(t.createdAt)],
+);
+
+/** Where a project's events are sent (Standard Webhooks), and which types. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** Event types, or ["*"] for all. */
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    /** The signing secret (whsec_…), encrypted with the SecretBox. */
+    secretEncrypted: text('secret_encrypted').notNull(),
+    /** enabled | disabled */
+    status: text('status').notNull().default('enabled'),
+    disabledReason: text('disabled_reason'),
+    /** Since when every attempt failed (null after a success): three days of it disable the endpoint. */
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/** One event to one endpoint: the `webhook-id` receivers deduplicate on, kept across its attempts. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id').notNull().references(() => events.id, { onDelete: 'cascade' }),
+    /** pending | delivered | failed (every retry used) | cancelled (the endpoint was disabled) */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs),
+    /** Taken by a worker until then; a worker that died leaves it to be taken again afterwards. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastStatusCode: integer('last_status_code'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_uq').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+
+/** Every attempt of a delivery: what the receiver answered, or why it could not be reached. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    deliveryId: uuid('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: createdAt(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull(),
+    /** The first bytes of the receiver's answer. */
+    responseSnippet: text('response_snippet'),
+    error: text('error'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
 );
 
 /**

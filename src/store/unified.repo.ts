@@ -1,7 +1,8 @@
-import { and, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
-import { syncStates, unifiedObjects, uploads, type SkippedRecord } from './schema';
+import { syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
+import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
 import { keysetPage, whereAll, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
@@ -26,8 +27,14 @@ export class UnifiedRepo {
    * Inserts or updates in place (the id never changes), one statement per chunk. The rows travel as one
    * JSON parameter expanded by jsonb_to_recordset: building a statement with thousands of parameters
    * costs far more than the write itself.
+   *
+   * The same statement tells what changed — a new object, unified fields that differ from the stored ones
+   * (compared as JSON values, never by timestamps), a deletion — and writes one record event per change
+   * (`<object type>.created|updated|deleted`, without remote_data) with its webhook deliveries: an object
+   * read again unchanged makes no event, and events are never lost or invented apart from their change.
    */
-  async upsert(rows: UnifiedInsert[]): Promise<void> {
+  async upsert(rows: UnifiedInsert[]): Promise<ChangeCounts> {
+    const counts: ChangeCounts = { created: 0, updated: 0, deleted: 0 };
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
       const chunk = dedupeLast(rows.slice(i, i + UPSERT_CHUNK)).map((r) => ({
         id: r.id,
@@ -43,24 +50,46 @@ export class UnifiedRepo {
         remote_was_deleted: r.remoteWasDeleted ?? false,
         last_seen_run: r.lastSeenRun ?? null,
       }));
-      await this.db.execute(sql`
-        insert into unified_objects (id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
-                                     remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run)
-        select id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
-               remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run
-        from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(
-          id uuid, project_id uuid, connection_id uuid, object_type text, remote_id text, parent_id uuid, data jsonb,
-          remote_data jsonb, remote_created_at timestamptz, remote_updated_at timestamptz, remote_was_deleted boolean, last_seen_run uuid)
-        on conflict (connection_id, object_type, remote_id) do update set
-          parent_id = excluded.parent_id,
-          data = excluded.data,
-          remote_data = excluded.remote_data,
-          remote_created_at = coalesce(excluded.remote_created_at, unified_objects.remote_created_at),
-          remote_updated_at = coalesce(excluded.remote_updated_at, unified_objects.remote_updated_at),
-          remote_was_deleted = excluded.remote_was_deleted,
-          last_seen_run = coalesce(excluded.last_seen_run, unified_objects.last_seen_run),
-          updated_at = date_trunc('milliseconds', now())`);
+      const result = await this.db.execute(sql`
+        with incoming as (
+          select * from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(
+            id uuid, project_id uuid, connection_id uuid, object_type text, remote_id text, parent_id uuid, data jsonb,
+            remote_data jsonb, remote_created_at timestamptz, remote_updated_at timestamptz, remote_was_deleted boolean, last_seen_run uuid)
+        ),
+        previous as (
+          select u.connection_id, u.object_type, u.remote_id, u.data, u.remote_was_deleted from unified_objects u
+          join incoming i on u.connection_id = i.connection_id and u.object_type = i.object_type and u.remote_id = i.remote_id
+        ),
+        saved as (
+          insert into unified_objects (id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
+                                       remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run)
+          select id, project_id, connection_id, object_type, remote_id, parent_id, data, remote_data,
+                 remote_created_at, remote_updated_at, remote_was_deleted, last_seen_run
+          from incoming
+          on conflict (connection_id, object_type, remote_id) do update set
+            parent_id = excluded.parent_id,
+            data = excluded.data,
+            remote_data = excluded.remote_data,
+            remote_created_at = coalesce(excluded.remote_created_at, unified_objects.remote_created_at),
+            remote_updated_at = coalesce(excluded.remote_updated_at, unified_objects.remote_updated_at),
+            remote_was_deleted = excluded.remote_was_deleted,
+            last_seen_run = coalesce(excluded.last_seen_run, unified_objects.last_seen_run),
+            updated_at = date_trunc('milliseconds', now())
+          returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted
+        ),
+        changes as (
+          select s.*, case
+              when p.remote_id is null then case when s.remote_was_deleted then null else 'created' end
+              when s.remote_was_deleted then case when p.remote_was_deleted then null else 'deleted' end
+              when p.remote_was_deleted or p.data is distinct from s.data then 'updated'
+            end as change
+          from saved s left join previous p on p.connection_id = s.connection_id and p.object_type = s.object_type and p.remote_id = s.remote_id
+        ),
+        ${recordEvents('changes')}
+        select change, count(*)::int as n from changes where change is not null group by change`);
+      for (const row of rowsOf(result)) counts[row.change as keyof ChangeCounts] += Number(row.n);
     }
+    return counts;
   }
 
   /**
@@ -68,20 +97,16 @@ export class UnifiedRepo {
    * provider — except objects written after the run started (created through the API meanwhile).
    */
   async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
-    const rows = await this.db
-      .update(unifiedObjects)
-      .set({ remoteWasDeleted: true, modifiedAt: sql`date_trunc('milliseconds', now())` })
-      .where(
-        and(
-          eq(unifiedObjects.connectionId, connectionId),
-          inArray(unifiedObjects.objectType, objectTypes),
-          eq(unifiedObjects.remoteWasDeleted, false),
-          or(isNull(unifiedObjects.lastSeenRun), ne(unifiedObjects.lastSeenRun, runId)),
-          lt(unifiedObjects.modifiedAt, runStartedAt),
-        ),
-      )
-      .returning({ id: unifiedObjects.id });
-    return rows.length;
+    const result = await this.db.execute(sql`
+      with changes as (
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        where connection_id = ${connectionId} and object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not remote_was_deleted
+          and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz
+        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+      ),
+      ${recordEvents('changes')}
+      select count(*)::int as n from changes`);
+    return Number(rowsOf(result)[0]!.n);
   }
 
   list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
@@ -145,6 +170,16 @@ export class UnifiedRepo {
     return this.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId)).orderBy(syncStates.stream);
   }
 
+  /** Runs `fn` in one transaction, with a repository bound to it. */
+  inTransaction<T>(fn: (tx: UnifiedRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new UnifiedRepo(tx as unknown as Database)));
+  }
+
+  /** Events and their webhook deliveries (sync.completed, sync.failed …). */
+  insertEvents(rows: NewEvent[]): Promise<void> {
+    return insertEvents(this.db, rows);
+  }
+
   async saveSyncState(values: typeof syncStates.$inferInsert): Promise<void> {
     const { connectionId: _c, stream: _s, ...rest } = values;
     await this.db
@@ -170,36 +205,41 @@ export class UnifiedRepo {
   }
 
   /**
-   * Saves a batch and the position after it in one transaction, so a crash never skips or loses a batch.
-   * A batch the database refuses for its data is saved again record by record (a savepoint each): the
-   * records it still refuses are returned, and `stateAfter` gets them so the position moves past them.
+   * Saves a batch, its record events and the position after it in one transaction, so a crash never skips,
+   * loses or repeats a batch. A batch the database refuses for its data is saved again record by record (a
+   * savepoint each): the records it still refuses are returned, and `stateAfter` gets them so the position
+   * moves past them.
    */
-  async saveBatch(rows: UnifiedInsert[], stateAfter: (skipped: SkippedRecord[]) => typeof syncStates.$inferInsert): Promise<SkippedRecord[]> {
+  async saveBatch(
+    rows: UnifiedInsert[],
+    stateAfter: (saved: SavedBatch) => typeof syncStates.$inferInsert,
+  ): Promise<SavedBatch> {
     try {
-      await this.db.transaction(async (tx) => {
+      return await this.db.transaction(async (tx) => {
         const repo = new UnifiedRepo(tx as unknown as Database);
-        await repo.upsert(rows);
-        await repo.saveSyncState(stateAfter([]));
+        const saved = { changes: await repo.upsert(rows), skipped: [] };
+        await repo.saveSyncState(stateAfter(saved));
+        return saved;
       });
-      return [];
     } catch (err) {
       if (!recordFault(err)) throw err;
     }
-    const skipped: SkippedRecord[] = [];
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const repo = new UnifiedRepo(tx as unknown as Database);
+      const saved: SavedBatch = { changes: { created: 0, updated: 0, deleted: 0 }, skipped: [] };
       for (const row of dedupeLast(rows)) {
         try {
-          await tx.transaction(async (savepoint) => new UnifiedRepo(savepoint as unknown as Database).upsert([row]));
+          const changes = await tx.transaction(async (savepoint) => new UnifiedRepo(savepoint as unknown as Database).upsert([row]));
+          saved.changes = addChanges(saved.changes, changes);
         } catch (err) {
           const sqlstate = recordFault(err);
           if (!sqlstate) throw err;
-          skipped.push({ object_type: row.objectType, remote_id: row.remoteId.slice(0, 200), sqlstate });
+          saved.skipped.push({ object_type: row.objectType, remote_id: row.remoteId.slice(0, 200), sqlstate });
         }
       }
-      await repo.saveSyncState(stateAfter(skipped));
+      await repo.saveSyncState(stateAfter(saved));
+      return saved;
     });
-    return skipped;
   }
 
   async insertUpload(values: typeof uploads.$inferInsert): Promise<UploadRow> {
@@ -211,6 +251,36 @@ export class UnifiedRepo {
     if (ids.length === 0) return [];
     return this.db.select().from(uploads).where(and(eq(uploads.connectionId, connectionId), inArray(uploads.id, ids)));
   }
+}
+
+export interface SavedBatch {
+  changes: ChangeCounts;
+  skipped: SkippedRecord[];
+}
+
+export const addChanges = (a: ChangeCounts, b: ChangeCounts): ChangeCounts => ({ created: a.created + b.created, updated: a.updated + b.updated, deleted: a.deleted + b.deleted });
+
+/**
+ * CTEs writing one record event per row of `changes` whose `change` is set (with the unified object, never
+ * remote_data), oldest change first, and their webhook deliveries.
+ */
+function recordEvents(changes: string): SQL {
+  return sql.raw(`
+    record_events as (
+      insert into events (project_id, connection_id, type, payload)
+      select project_id, connection_id, object_type || '.' || change,
+             jsonb_build_object('object_type', object_type, 'object', jsonb_build_object(
+               'id', id, 'remote_id', remote_id, 'data', data, 'remote_created_at', remote_created_at,
+               'remote_updated_at', remote_updated_at, 'remote_was_deleted', remote_was_deleted))
+      from ${changes} where change is not null
+      order by remote_updated_at nulls first, remote_id
+      returning id, project_id, type
+    ),
+    record_deliveries as (${deliveriesOf('record_events')})`);
+}
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (result as { rows: Record<string, unknown>[] }).rows;
 }
 
 /** A provider page can list an object twice (it changed while we paged); keep the last copy. */

@@ -1,0 +1,24 @@
+import type { Services } from '../core/services';
+import { loggableError } from '../store/database';
+import type { JobLogger } from './runner';
+
+const EVERY_MS = 10 * 60_000;
+
+/**
+ * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries and events
+ * (with their webhook deliveries) past their retention. Every process may run it; deleting twice is harmless.
+ */
+export function startHousekeeping(services: Services, logger: JobLogger | undefined): () => void {
+  const purge = async () => {
+    for (const [what, run] of [
+      ['idempotency keys', () => services.idempotency.purgeExpired()],
+      ['audit entries', () => services.audit.purgeExpired()],
+      ['events', () => services.events.purgeExpired()],
+    ] as const) {
+      await run().catch((err: unknown) => logger?.error({ err: loggableError(err) }, `purging expired ${what} failed; will try again`));
+    }
+  };
+  const timer = setInterval(() => void purge(), EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,299 @@
+/**
+ * Webhooks out, through the real server, worker and job queue, to a local receiver that verifies every
+ * request with the `standardwebhooks` library as a customer would: each event type once and signed,
+ * retries under the same webhook-id, timeouts retried, 410 disabling the endpoint, record events only for
+ * real changes, the events feed, endpoints kept per project, and URLs checked when set.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { startTestServer, type TestServer } from '../support/harness';
+import { connectZendesk } from '../support/connect-simulators';
+import { syncAndWait } from '../support/sync-wait';
+import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+
+interface Received {
+  path: string;
+  id: string;
+  timestamp: string;
+  body: { id: string; type: string; timestamp: string; sequence: number; data: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  verified: boolean;
+}
+
+/** A customer's receiver: verifies each request with its endpoint's secret; behaviour per path. */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly secrets = new Map<string, string>();
+  /** path → how to answer the n-th request (0-based) to it. */
+  readonly behaviour = new Map<string, (n: number) => { status: number; delayMs?: number }>();
+  private readonly counts = new Map<string, number>();
+  private server!: http.Server;
+  url = '';
+
+  async start() {
+    this.server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        const path = req.url!;
+        const n = this.counts.get(path) ?? 0;
+        this.counts.set(path, n + 1);
+        const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+        let verified = false;
+        try {
+          new Webhook(this.secrets.get(path)!).verify(raw, headers);
+          verified = true;
+        } catch {
+          verified = false;
+        }
+        this.received.push({ path, id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], body: JSON.parse(raw), verified });
+        const answer = this.behaviour.get(path)?.(n) ?? { status: 200 };
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(answer.status).end(answer.status >= 400 ? 'not now' : 'ok');
+        }, answer.delayMs ?? 0);
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  at(path: string) {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  close() {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(r));
+  }
+}
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let server: TestServer;
+let sim: ZendeskSimulator;
+let ticketIds: number[];
+const receiver = new Receiver();
+
+beforeAll(async () => {
+  sim = await startZendeskSimulator({ validateSpec: false });
+  ticketIds = sim.seedTickets(20, { commentsPerTicket: 1 });
+  await receiver.start();
+  server = await startTestServer({
+    env: {
+      OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
+      OMNIPORT_WEBHOOK_RETRY_SECONDS: '0.3,0.3,0.3',
+      OMNIPORT_WEBHOOK_TIMEOUT_MS: '1000',
+      OMNIPORT_WEBHOOK_POLL_MS: '100',
+    },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await sim?.close();
+  await receiver.close();
+});
+
+async function addEndpoint(path: string, events: string[] = ['*'], apiKey?: string) {
+  const res = await server.call('POST', '/webhooks', { apiKey, body: { url: `${receiver.url}${path}`, events, description: path } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.data.secret).toMatch(/^whsec_/);
+  receiver.secrets.set(path, res.body.data.secret);
+  return res.body.data as { id_webhook_endpoint: string; secret: string };
+}
+
+describe('webhooks out', () => {
+  let token: string;
+  let connectionId: string;
+
+  it('delivers connection.created (with its token), sync.completed and a created event per record, each once and signed', async () => {
+    await addEndpoint('/all');
+    await addEndpoint('/tickets-only', ['ticketing.ticket.updated']);
+    token = await connectZendesk(server, sim, { origin: 'webhooks' });
+    connectionId = (await server.call('GET', '/connections')).body.data[0].id_connection;
+    const status = await syncAndWait(server, token);
+    const streams = status.streams.length;
+    const stored = Number((await server.sql(`select count(*)::int as n from unified_objects where connection_id = $1 and not remote_was_deleted`, [connectionId]))[0]!.n);
+    await until('every event delivered', () => receiver.at('/all').length >= 1 + streams + stored);
+    await new Promise((r) => setTimeout(r, 500)); // nothing more may come
+
+    const all = receiver.at('/all');
+    expect(all.every((r) => r.verified)).toBe(true);
+    expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+    const byType = (t: string) => all.filter((r) => r.body.type === t);
+    const created = byType('connection.created');
+    expect(created).toHaveLength(1);
+    expect(created[0]!.body.data).toMatchObject({ id_connection: connectionId, connection_token: token, provider: 'zendesk' });
+    expect(created[0]!.body.data).not.toHaveProperty('connection_token_encrypted');
+    expect(byType('sync.completed')).toHaveLength(streams);
+    expect(byType('sync.completed')[0]!.body.data).toMatchObject({ id_connection: connectionId, provider: 'zendesk', mode: 'full' });
+    const recordEvents = all.filter((r) => r.body.type.endsWith('.created') && r.body.type !== 'connection.created');
+    expect(recordEvents).toHaveLength(stored);
+    const ticket = recordEvents.find((r) => r.body.type === 'ticketing.ticket.created')!;
+    expect(ticket.body.data).toMatchObject({ id_connection: connectionId, object_type: 'ticketing.ticket', object: { id: expect.any(String), remote_id: expect.any(String), name: expect.any(String) } });
+    expect(ticket.body.data.object).not.toHaveProperty('remote_data');
+    // Order: sequences increase.
+    const sequences = all.map((r) => r.body.sequence);
+    expect(new Set(sequences).size).toBe(sequences.length);
+    // The endpoint for ticket updates only got nothing yet.
+    expect(receiver.at('/tickets-only')).toHaveLength(0);
+    // The feed has the same events, in order.
+    const feed = await server.call('GET', '/events?limit=1000');
+    expect(feed.body.data.map((e: { id: string }) => e.id).sort()).toEqual(all.map((r) => r.body.id).sort());
+  });
+
+  it('sends exactly one ticketing.ticket.updated for one changed ticket, and nothing for a full re-sync of unchanged data', async () => {
+    const before = receiver.received.length;
+    const seq = (await server.call('GET', '/events?limit=1000')).body.data.length;
+    await syncAndWait(server, token, { full: true });
+    await new Promise((r) => setTimeout(r, 600));
+    const afterFull = receiver.received.slice(before);
+    expect(afterFull.filter((r) => !r.body.type.startsWith('sync.'))).toEqual([]);
+
+    const remoteId = ticketIds[3]!;
+    sim.updateTicketRemotely(remoteId!, { subject: 'Changed in Zendesk' } as never);
+    const mark = receiver.received.length;
+    await syncAndWait(server, token);
+    await until('the update', () => receiver.at('/tickets-only').length >= 1);
+    await new Promise((r) => setTimeout(r, 600));
+    const updates = receiver.received.slice(mark).filter((r) => r.body.type.startsWith('ticketing.'));
+    expect(updates.map((r) => [r.path, r.body.type, r.body.data.object.remote_id])).toEqual(
+      expect.arrayContaining([
+        ['/all', 'ticketing.ticket.updated', String(remoteId)],
+        ['/tickets-only', 'ticketing.ticket.updated', String(remoteId)],
+      ]),
+    );
+    expect(updates.filter((r) => r.body.type === 'ticketing.ticket.updated')).toHaveLength(2);
+    expect(updates.find((r) => r.path === '/tickets-only')!.body.data.object.name).toBe('Changed in Zendesk');
+    expect((await server.call('GET', '/events?limit=1000')).body.data.length).toBeGreaterThan(seq);
+  });
+
+  it('retries a receiver answering 500 then 200 under the same webhook-id, and nothing more', async () => {
+    receiver.behaviour.set('/flaky', (n) => ({ status: n === 0 ? 500 : 200 }));
+    const endpoint = await addEndpoint('/flaky', ['connection.deleted']);
+    const doomed = await connectZendesk(server, sim, { origin: 'webhooks-doomed' });
+    const id = (await server.call('GET', '/connections?limit=100')).body.data.find((c: { connection_token: string }) => c.connection_token === doomed).id_connection;
+    expect((await server.call('DELETE', `/connections/${id}`)).status).toBe(204);
+    await until('the retry', () => receiver.at('/flaky').length >= 2);
+    await new Promise((r) => setTimeout(r, 1000));
+    const got = receiver.at('/flaky');
+    expect(got).toHaveLength(2);
+    expect(got[0]!.id).toBe(got[1]!.id);
+    expect(got.every((r) => r.verified && r.body.type === 'connection.deleted' && r.body.data.id_connection === id)).toBe(true);
+    const deliveries = (await server.call('GET', `/webhooks/${endpoint.id_webhook_endpoint}/deliveries`)).body.data;
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ webhook_id: got[0]!.id, status: 'delivered', event_type: 'connection.deleted' });
+    expect(deliveries[0].attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 200]);
+    expect(deliveries[0].attempts[0].response).toBe('not now');
+
+    // Sent again on request, with the same id.
+    expect((await server.call('POST', `/webhooks/deliveries/${deliveries[0].id_webhook_delivery}/retry`)).status).toBe(202);
+    await until('the manual retry', () => receiver.at('/flaky').length >= 3);
+    expect(receiver.at('/flaky')[2]!.id).toBe(got[0]!.id);
+  });
+
+  it('retries a receiver that does not answer in time, and disables an endpoint answering 410', async () => {
+    receiver.behaviour.set('/slow', (n) => ({ status: 200, delayMs: n === 0 ? 2500 : 0 }));
+    receiver.behaviour.set('/gone', () => ({ status: 410 }));
+    const slow = await addEndpoint('/slow', ['sync.completed']);
+    const gone = await addEndpoint('/gone', ['sync.completed']);
+    await syncAndWait(server, token);
+    await until('the slow retry', () => receiver.at('/slow').length >= 2, 20_000);
+    const deliveries = (await server.call('GET', `/webhooks/${slow.id_webhook_endpoint}/deliveries?limit=100`)).body.data;
+    const retried = deliveries.find((d: { attempts: unknown[] }) => d.attempts.length === 2);
+    expect(retried.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 1 s' });
+    expect(retried.status).toBe('delivered');
+
+    const disabled = await until('the endpoint disabled', async () => {
+      const res = await server.call('GET', `/webhooks/${gone.id_webhook_endpoint}`);
+      return res.body.data.status === 'disabled' && res.body.data;
+    });
+    expect(disabled.disabled_reason).toBe('the receiver answered 410 Gone');
+    expect(receiver.at('/gone')).toHaveLength(1);
+    const events = (await server.call('GET', '/events?type=webhook_endpoint.&limit=10')).body.data;
+    expect(events.map((e: { type: string; data: { id_webhook_endpoint: string } }) => [e.type, e.data.id_webhook_endpoint])).toEqual([
+      ['webhook_endpoint.disabled', gone.id_webhook_endpoint],
+    ]);
+    // Enabled again on request.
+    const enabled = await server.call('PATCH', `/webhooks/${gone.id_webhook_endpoint}`, { body: { enabled: true } });
+    expect(enabled.body.data).toMatchObject({ status: 'enabled', disabled_reason: null });
+  });
+
+  it('fails verification for a forged signature or an old timestamp', () => {
+    const sample = receiver.at('/all')[0]!;
+    const secret = receiver.secrets.get('/all')!;
+    const raw = JSON.stringify(sample.body);
+    const signed = new Webhook(secret).sign(sample.id, new Date(), raw);
+    expect(() => new Webhook(secret).verify(raw, { 'webhook-id': sample.id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': signed })).not.toThrow();
+    const forged = new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).sign(sample.id, new Date(), raw);
+    expect(() => new Webhook(secret).verify(raw, { 'webhook-id': sample.id, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': forged })).toThrow();
+    const old = new Date(Date.now() - 3600_000);
+    const oldSigned = new Webhook(secret).sign(sample.id, old, raw);
+    expect(() => new Webhook(secret).verify(raw, { 'webhook-id': sample.id, 'webhook-timestamp': String(Math.floor(old.getTime() / 1000)), 'webhook-signature': oldSigned })).toThrow();
+  });
+
+  it('keeps endpoints, deliveries and events per project, and rotates secrets', async () => {
+    const mine = (await server.call('GET', '/webhooks?limit=100')).body.data as { id_webhook_endpoint: string }[];
+    const other = await server.createTenant('webhooks-other');
+    expect((await server.call('GET', '/webhooks', { apiKey: other.apiKey })).body.data).toEqual([]);
+    expect((await server.call('GET', '/events', { apiKey: other.apiKey })).body.data).toEqual([]);
+    for (const { id_webhook_endpoint: id } of mine) {
+      for (const [method, path, body] of [
+        ['GET', `/webhooks/${id}`],
+        ['PATCH', `/webhooks/${id}`, { description: 'x' }],
+        ['DELETE', `/webhooks/${id}`],
+        ['POST', `/webhooks/${id}/rotate-secret`],
+        ['GET', `/webhooks/${id}/deliveries`],
+      ] as const) {
+        const res = await server.call(method, path, { apiKey: other.apiKey, body });
+        expect(res.status, `${method} ${path}`).toBe(404);
+      }
+    }
+    const delivery = await server.sql('select id from webhook_deliveries limit 1');
+    expect((await server.call('POST', `/webhooks/deliveries/${delivery[0]!.id}/retry`, { apiKey: other.apiKey })).status).toBe(404);
+
+    // A new secret signs from now on; the stored one is never in clear.
+    const rotated = await server.call('POST', `/webhooks/${mine[0]!.id_webhook_endpoint}/rotate-secret`);
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.secret).not.toBe(receiver.secrets.get('/all'));
+    const dump = JSON.stringify(await server.sql('select * from webhook_endpoints'));
+    expect(dump).not.toContain(rotated.body.data.secret.slice(6));
+    expect(JSON.stringify(await server.sql('select payload from events'))).not.toContain(token);
+    expect((await server.call('GET', '/webhooks/not-a-uuid')).status).toBe(404);
+  });
+
+  it('refuses unknown event types and URLs that are not http(s)', async () => {
+    for (const body of [
+      { url: `${receiver.url}/x`, events: ['ticketing.ticket.exploded'] },
+      { url: `${receiver.url}/x`, events: [] },
+      { url: 'ftp://example.com/x', events: ['*'] },
+      { url: 'https://user:pass@example.com/x', events: ['*'] },
+    ]) {
+      const res = await server.call('POST', '/webhooks', { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
+
+describe('webhook URLs in production', () => {
+  it('must be https and public: loopback, private and plain http refused at creation', async () => {
+    const strict = await startTestServer({ work: false, env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'false' } });
+    try {
+      for (const url of ['https://127.0.0.1/hook', 'https://[::1]/hook', 'https://10.0.0.7/hook', 'https://169.254.169.254/latest', 'http://example.com/hook', 'https://localhost/hook']) {
+        const res = await strict.call('POST', '/webhooks', { body: { url, events: ['*'] } });
+        expect(res.status, url).toBe(400);
+        expect(res.body.details.field).toBe('url');
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+});
