@@ -258,6 +258,51 @@ program
     print(Boolean(opts.json), out, `providers: ${out.enabled_providers?.join(', ') ?? 'all'}\nredirect URLs: ${out.allowed_redirect_urls.join(' ') || 'none'}`);
   });
 
+const webhookCmd = program.command('webhook').description('Manage the webhook endpoints of a project (events sent signed, Standard Webhooks)');
+webhookCmd
+  .command('add <url>')
+  .description('Add an endpoint; prints its signing secret once')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--events <types>', 'event types, comma separated, or * for all', '*')
+  .option('--description <text>', 'a note for you')
+  .option('--json', 'print JSON')
+  .action(async (url: string, opts: { project: string; events: string; description?: string; json?: boolean }) => {
+    const { row, secret } = await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      const added = await s.webhooks.create({ projectId: project.id, userId: '', apiKeyId: '' }, { url, events: list(opts.events), description: opts.description });
+      await auditCli(s, project.id, 'webhook_endpoint.created', { type: 'webhook_endpoint', id: added.row.id });
+      return added;
+    });
+    print(Boolean(opts.json), { id_webhook_endpoint: row.id, url: row.url, events: row.eventTypes, secret }, `webhook endpoint ${row.id}
+signing secret (shown once): ${secret}`);
+  });
+webhookCmd
+  .command('list')
+  .description('List the endpoints of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; json?: boolean }) => {
+    const page = await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      return s.webhooks.list({ projectId: project.id, userId: '', apiKeyId: '' }, { limit: 1000 });
+    });
+    const rows = page.items.map((r) => ({ id_webhook_endpoint: r.id, url: r.url, events: r.eventTypes, status: r.status, disabled_reason: r.disabledReason }));
+    if (opts.json) console.log(JSON.stringify(rows, null, 2));
+    else console.log(rows.map((r) => `${r.id_webhook_endpoint}\t${r.status}\t${r.url}\t${r.events.join(',')}`).join('\n') || 'no webhook endpoints');
+  });
+webhookCmd
+  .command('delete <id>')
+  .description('Delete an endpoint')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (id: string, opts: { project: string }) => {
+    await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      await s.webhooks.delete({ projectId: project.id, userId: '', apiKeyId: '' }, id);
+      await auditCli(s, project.id, 'webhook_endpoint.deleted', { type: 'webhook_endpoint', id });
+    });
+    console.log(`webhook endpoint ${id} deleted`);
+  });
+
 const keysCmd = program.command('keys').description('Manage the keys that encrypt stored secrets');
 keysCmd
   .command('rotate')

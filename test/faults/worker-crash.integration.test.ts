@@ -3,12 +3,16 @@
  * stream over — on PostgreSQL a second server once the first one's heartbeat is stale, on the embedded
  * database the restarted server, at once — and finishes it with every ticket stored exactly once.
  * Production thresholds (heartbeat 15 s, stale after 60 s): the takeover time is measured and printed.
+ * The same for a process killed while a webhook delivery is in flight: delivered again, same webhook-id.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
 import { inject, afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
@@ -155,5 +159,61 @@ describe('a sync worker killed with SIGKILL', { timeout: 300_000 }, () => {
     const { takeoverMs, stored } = await crashScenario(moment);
     console.log(`SIGKILL ${moment} (${inject('databaseKind')}): taken over in ${(takeoverMs / 1000).toFixed(1)} s, ${stored} tickets stored once`);
     expect(takeoverMs).toBeLessThan(120_000);
+  });
+});
+
+describe('a process killed with SIGKILL in the middle of a webhook delivery', { timeout: 300_000 }, () => {
+  it('delivers after the restart, under the same webhook-id', async () => {
+    // The receiver holds the first request without answering: the delivery is in flight when the process dies.
+    const received: { id: string; verified: boolean; type: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        let verified = false;
+        try {
+          new Webhook(secret).verify(raw, req.headers as Record<string, string>);
+          verified = true;
+        } catch {
+          verified = false;
+        }
+        received.push({ id: String(req.headers['webhook-id']), verified, type: (JSON.parse(raw) as { type: string }).type });
+        if (received.length > 1) res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    cleanups.push(() => {
+      receiver.closeAllConnections();
+      receiver.close();
+    });
+    let secret = '';
+    const sim = await startZendeskSimulator({ validateSpec: false });
+    cleanups.push(() => sim.close());
+    const env = await storage();
+    const a = await startServer(env);
+    const endpoint = await api(a, 'POST', '/webhooks', { body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['connection.created'] } });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    secret = endpoint.body.data.secret;
+    const cred = sim.credentials[0]!;
+    const created = await api(a, 'POST', '/connections', {
+      body: { provider: 'zendesk', linked_user_origin_id: 'crash-hook', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
+    });
+    expect(created.status).toBe(201);
+    await waitFor('the delivery to be in flight', () => received.length === 1 || undefined, 30_000);
+    a.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await new Promise((r) => (a.child.exitCode !== null ? r(null) : a.child.once('exit', r)));
+
+    const b = await startServer(env);
+    await waitFor('the delivery again', () => received.length >= 2 || undefined, 150_000);
+    const redeliveredMs = Date.now() - killedAt;
+    await sleep(1_000);
+    expect(received).toHaveLength(2);
+    expect(received[1]!.id).toBe(received[0]!.id);
+    expect(received.every((r) => r.verified && r.type === 'connection.created')).toBe(true);
+    const deliveries = await api(b, 'GET', `/webhooks/${endpoint.body.data.id_webhook_endpoint}/deliveries`);
+    expect(deliveries.body.data[0]).toMatchObject({ status: 'delivered', webhook_id: received[0]!.id });
+    console.log(`SIGKILL mid-delivery (${inject('databaseKind')}): delivered again ${(redeliveredMs / 1000).toFixed(1)} s after the kill, same webhook-id`);
+    b.child.kill('SIGTERM');
   });
 });
