@@ -9,20 +9,22 @@ import type { ProviderRegistry } from '../src/providers/registry';
  * An Omniport for benchmarks: in-memory PGlite, or the PostgreSQL database of BENCH_DATABASE_URL.
  * Jobs are not worked in the background: benchmarks run sync streams themselves to time them.
  */
-export async function startBenchServer(providers: ProviderRegistry) {
+export async function startBenchServer(providers: ProviderRegistry, env: Record<string, string> = {}, jobs = { work: false }) {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const box = new SecretBox(randomBytes(32));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     PORT: '0',
     OMNIPORT_ENV: 'bench',
     OMNIPORT_ALLOW_PRIVATE_URLS: 'true', // the simulators listen on loopback
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
   });
   const omniport: Omniport = await createOmniport(config, {
     target: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite-instance', instance: new PGlite() },
-    box: new SecretBox(randomBytes(32)),
+    box,
     providers,
-    jobs: { work: false },
+    jobs,
   });
   const boot = await omniport.services.projects.bootstrapIfEmpty();
   const url = await omniport.server.listen({ port: 0, host: '127.0.0.1' });
@@ -34,7 +36,7 @@ export async function startBenchServer(providers: ProviderRegistry) {
     });
     return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  return { omniport, url, call, database: databaseUrl ? 'postgres' : 'pglite' };
+  return { omniport, url, call, box, database: databaseUrl ? 'postgres' : 'pglite' };
 }
 
 /** Samples RSS every 50 ms; returns the peak in MiB. */

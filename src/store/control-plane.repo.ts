@@ -149,13 +149,17 @@ export class ControlPlaneRepo {
     return row;
   }
 
-  /** Connections whose oldest stream last succeeded longer ago than their project's sync interval. */
+  /**
+   * Connections whose oldest stream last succeeded longer ago than their project's sync interval. Asked once
+   * a minute, with half a tick of slack: else a sync that ended a second after a tick would wait a whole
+   * extra interval.
+   */
   async connectionsDueForSync(): Promise<{ id: string }[]> {
     const result = await this.db.execute(sql`
       select c.id from connections c join projects p on p.id = c.project_id
       where c.status = 'valid'
         and coalesce((select min(s.last_success_at) from sync_states s where s.connection_id = c.id), 'epoch'::timestamptz)
-            < now() - p.sync_interval_minutes * interval '1 minute'`);
+            < now() - p.sync_interval_minutes * interval '1 minute' + interval '30 seconds'`);
     return (result as unknown as { rows: { id: string }[] }).rows;
   }
 

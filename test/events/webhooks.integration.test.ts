@@ -68,6 +68,9 @@ class Receiver {
   }
 }
 
+/** One per webhook-id, as a receiver deduplicates. */
+const unique = (list: Received[]) => [...new Map(list.map((r) => [r.id, r])).values()];
+
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -91,7 +94,7 @@ beforeAll(async () => {
     env: {
       OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
       OMNIPORT_WEBHOOK_RETRY_SECONDS: '0.3,0.3,0.3',
-      OMNIPORT_WEBHOOK_TIMEOUT_MS: '1000',
+      OMNIPORT_WEBHOOK_TIMEOUT_MS: '3000',
       OMNIPORT_WEBHOOK_POLL_MS: '100',
     },
   });
@@ -114,7 +117,7 @@ describe('webhooks out', () => {
   let token: string;
   let connectionId: string;
 
-  it('delivers connection.created (with its token), sync.completed and a created event per record, each once and signed', async () => {
+  it('delivers connection.created (with its token), sync.completed and a created event per record, each signed, once per webhook-id', async () => {
     await addEndpoint('/all');
     await addEndpoint('/tickets-only', ['ticketing.ticket.updated']);
     token = await connectZendesk(server, sim, { origin: 'webhooks' });
@@ -122,12 +125,14 @@ describe('webhooks out', () => {
     const status = await syncAndWait(server, token);
     const streams = status.streams.length;
     const stored = Number((await server.sql(`select count(*)::int as n from unified_objects where connection_id = $1 and not remote_was_deleted`, [connectionId]))[0]!.n);
-    await until('every event delivered', () => receiver.at('/all').length >= 1 + streams + stored);
+    await until('every event delivered', () => new Set(receiver.at('/all').map((r) => r.id)).size >= 1 + streams + stored);
     await new Promise((r) => setTimeout(r, 500)); // nothing more may come
 
-    const all = receiver.at('/all');
-    expect(all.every((r) => r.verified)).toBe(true);
-    expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+    // At least once: a request answered after the timeout (a loaded machine) comes again, under the same id.
+    const received = receiver.at('/all');
+    const all = unique(received);
+    for (const again of received) expect(again.body).toEqual(all.find((r) => r.id === again.id)!.body);
+    expect(received.every((r) => r.verified)).toBe(true);
     const byType = (t: string) => all.filter((r) => r.body.type === t);
     const created = byType('connection.created');
     expect(created).toHaveLength(1);
@@ -155,7 +160,7 @@ describe('webhooks out', () => {
     const seq = (await server.call('GET', '/events?limit=1000')).body.data.length;
     await syncAndWait(server, token, { full: true });
     await new Promise((r) => setTimeout(r, 600));
-    const afterFull = receiver.received.slice(before);
+    const afterFull = unique(receiver.received.slice(before));
     expect(afterFull.filter((r) => !r.body.type.startsWith('sync.'))).toEqual([]);
 
     const remoteId = ticketIds[3]!;
@@ -164,7 +169,7 @@ describe('webhooks out', () => {
     await syncAndWait(server, token);
     await until('the update', () => receiver.at('/tickets-only').length >= 1);
     await new Promise((r) => setTimeout(r, 600));
-    const updates = receiver.received.slice(mark).filter((r) => r.body.type.startsWith('ticketing.'));
+    const updates = unique(receiver.received.slice(mark)).filter((r) => r.body.type.startsWith('ticketing.'));
     expect(updates.map((r) => [r.path, r.body.type, r.body.data.object.remote_id])).toEqual(
       expect.arrayContaining([
         ['/all', 'ticketing.ticket.updated', String(remoteId)],
@@ -201,15 +206,20 @@ describe('webhooks out', () => {
   });
 
   it('retries a receiver that does not answer in time, and disables an endpoint answering 410', async () => {
-    receiver.behaviour.set('/slow', (n) => ({ status: 200, delayMs: n === 0 ? 2500 : 0 }));
+    receiver.behaviour.set('/slow', (n) => ({ status: 200, delayMs: n === 0 ? 4500 : 0 }));
     receiver.behaviour.set('/gone', () => ({ status: 410 }));
     const slow = await addEndpoint('/slow', ['sync.completed']);
     const gone = await addEndpoint('/gone', ['sync.completed']);
     await syncAndWait(server, token);
-    await until('the slow retry', () => receiver.at('/slow').length >= 2, 20_000);
-    const deliveries = (await server.call('GET', `/webhooks/${slow.id_webhook_endpoint}/deliveries?limit=100`)).body.data;
-    const retried = deliveries.find((d: { attempts: unknown[] }) => d.attempts.length === 2);
-    expect(retried.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 1 s' });
+    const retried = await until(
+      'the slow retry recorded',
+      async () =>
+        (await server.call('GET', `/webhooks/${slow.id_webhook_endpoint}/deliveries?limit=100`)).body.data.find(
+          (d: { attempts: unknown[]; status: string }) => d.attempts.length === 2 && d.status === 'delivered',
+        ),
+      20_000,
+    );
+    expect(retried.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 3 s' });
     expect(retried.status).toBe('delivered');
 
     const disabled = await until('the endpoint disabled', async () => {
