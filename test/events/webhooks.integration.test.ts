@@ -179,6 +179,25 @@ describe('webhooks out', () => {
     expect(updates.filter((r) => r.body.type === 'ticketing.ticket.updated')).toHaveLength(2);
     expect(updates.find((r) => r.path === '/tickets-only')!.body.data.object.name).toBe('Changed in Zendesk');
     expect((await server.call('GET', '/events?limit=1000')).body.data.length).toBeGreaterThan(seq);
+
+    // A ticket deleted in Zendesk: one ticketing.ticket.deleted.
+    const deletedId = ticketIds[5]!;
+    sim.deleteTicketRemotely(deletedId);
+    const beforeDelete = receiver.received.length;
+    await syncAndWait(server, token);
+    await until('the deletion', () => receiver.received.slice(beforeDelete).some((r) => r.body.type === 'ticketing.ticket.deleted'));
+    await new Promise((r) => setTimeout(r, 600));
+    const deletions = unique(receiver.received.slice(beforeDelete)).filter((r) => r.body.type === 'ticketing.ticket.deleted');
+    expect(deletions.map((r) => [r.body.data.object.remote_id, r.body.data.object.remote_was_deleted])).toEqual([[String(deletedId), true]]);
+
+    // A write through the API is a change too.
+    const beforeWrite = receiver.received.length;
+    const created = await server.call('POST', '/ticketing/tickets', { headers: { 'x-connection-token': token }, body: { name: 'Made through Omniport', description: 'd' } });
+    expect(created.status).toBe(201);
+    const event = await until('the created event', () =>
+      receiver.received.slice(beforeWrite).find((r) => r.body.type === 'ticketing.ticket.created' && r.body.data.object.id === created.body.data.id),
+    );
+    expect(event.body.data.object.name).toBe('Made through Omniport');
   });
 
   it('retries a receiver answering 500 then 200 under the same webhook-id, and nothing more', async () => {
