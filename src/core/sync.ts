@@ -9,6 +9,9 @@ import type { ObjectSyncer } from '../providers/types';
 import { addChanges, type SavedBatch } from '../store/unified.repo';
 import type { ChangeCounts, SkippedRecord } from '../store/schema';
 
+/** A run that changed this many objects refreshes the planner's statistics (see UnifiedRepo.analyze). */
+const ANALYZE_AFTER_CHANGES = 1_000;
+
 /** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
 interface Skips {
   count: number;
@@ -144,6 +147,8 @@ export class SyncService {
         await tx.insertEvents([syncEvent('sync.completed', { finished_at: new Date().toISOString() })]);
         return deleted;
       });
+      const changed = progress.changes.created + progress.changes.updated + progress.changes.deleted;
+      if (changed >= ANALYZE_AFTER_CHANGES) await this.repo.analyze();
       return { stream, outcome: 'done', mode: run.mode, records: progress.records, markedDeleted, skipped: progress.skipped };
     } catch (err) {
       if (err instanceof AppError && err.code === 'provider_rate_limited') {

@@ -170,6 +170,15 @@ export class UnifiedRepo {
     return this.db.select().from(syncStates).where(eq(syncStates.connectionId, connectionId)).orderBy(syncStates.stream);
   }
 
+  /**
+   * Refreshes the planner's statistics of the store. PGlite never gathers them by itself (no autovacuum)
+   * and PostgreSQL's autovacuum may not have run yet: without them, a list after a large sync scans every
+   * object of the connection for each page instead of walking the list index.
+   */
+  async analyze(): Promise<void> {
+    await this.db.execute(sql`analyze unified_objects`);
+  }
+
   /** Runs `fn` in one transaction, with a repository bound to it. */
   inTransaction<T>(fn: (tx: UnifiedRepo) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => fn(new UnifiedRepo(tx as unknown as Database)));

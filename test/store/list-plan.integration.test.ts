@@ -1,0 +1,38 @@
+/**
+ * Right after a large sync, a list walks the list index: the sync refreshed the planner's statistics
+ * (PGlite never gathers them by itself; PostgreSQL's autovacuum may not have run yet).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/harness';
+import { connectZendesk } from '../support/connect-simulators';
+import { syncAndWait } from '../support/sync-wait';
+import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+
+let server: TestServer;
+let sim: ZendeskSimulator;
+beforeAll(async () => {
+  sim = await startZendeskSimulator({ validateSpec: false });
+  sim.seedTickets(3_000);
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await sim?.close();
+});
+
+it('lists a page through unified_objects_list_idx right after the first sync, with no manual ANALYZE', async () => {
+  const token = await connectZendesk(server, sim, { origin: 'plan' });
+  await syncAndWait(server, token);
+  const [{ id }] = (await server.sql('select id from connections limit 1')) as [{ id: string }];
+  const analyzed = await server.sql(`select coalesce(n_live_tup, 0) as n, last_analyze, last_autoanalyze from pg_stat_user_tables where relname = 'unified_objects'`);
+  expect(analyzed[0]!.last_analyze ?? analyzed[0]!.last_autoanalyze).not.toBeNull();
+  const plan = await server.sql(
+    `explain (format json) select * from unified_objects where connection_id = '${id}' and object_type = 'ticketing.ticket' and remote_was_deleted = false order by seq limit 51`,
+  );
+  const text = JSON.stringify(plan);
+  expect(text).toContain('unified_objects_list_idx');
+  expect(text).not.toContain('"Node Type":"Sort"');
+  // And the first page answers.
+  const page = await server.call('GET', '/ticketing/tickets?limit=50', { headers: { 'x-connection-token': token } });
+  expect(page.body.data).toHaveLength(50);
+});
