@@ -160,7 +160,7 @@ export class ProviderHttpClient {
         throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
       }
       if (rateLimited || status === 503) {
-        const waitMs = this.retryAfterMs(headers) ?? this.backoff(attempt);
+        const waitMs = this.retryAfterMs(headers) ?? (rateLimited ? Math.max(this.backoff(attempt), this.opts.manifest.rateLimitMinWaitMs ?? 0) : this.backoff(attempt));
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
           await sleep(waitMs);
           continue;

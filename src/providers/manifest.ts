@@ -18,6 +18,11 @@ export interface ProviderManifest {
   oauth?: { authorizeUrl: string; tokenUrl: string; scopes: string[]; pkce: boolean };
   /** Response headers that tell how much of the rate limit is left. */
   rateLimitHeaders?: { remaining: string; reset?: string; resetKind?: 'seconds' | 'epoch' };
+  /**
+   * The shortest wait after a rate-limit answer that says neither how long (no Retry-After, no reset):
+   * GitHub asks for at least a minute after a secondary limit, or it may ban the integration.
+   */
+  rateLimitMinWaitMs?: number;
   /** Unified object type → what can be done with it. */
   capabilities: Record<string, Verb[]>;
   /** Capabilities that exist for the object but not for every field, said plainly (e.g. "no attachments"). */

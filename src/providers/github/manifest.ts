@@ -20,6 +20,8 @@ export const githubManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.github.com',
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
+  // "If you receive a secondary rate limit error without retry-after … wait at least one minute" (GitHub's REST docs).
+  rateLimitMinWaitMs: 60_000,
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -387,6 +387,13 @@ describe('github adapter: rate limits, credentials, Enterprise Server', () => {
     const err2 = await rejects(collect(syncer(githubAdapter, 'ticketing.collection'), ctx));
     expect(err2.code).toBe('provider_rate_limited');
     expect(err2.headers['retry-after']).toBe('60');
+    // Without retry-after, GitHub asks for at least a minute: never a quick retry.
+    const calls = sim.requests.length;
+    sim.secondaryRateLimit(1, { retryAfterSeconds: null });
+    const err3 = await rejects(collect(syncer(githubAdapter, 'ticketing.collection'), ctx));
+    expect(err3.code).toBe('provider_rate_limited');
+    expect(Number(err3.headers['retry-after'])).toBeGreaterThanOrEqual(60);
+    expect(sim.requests.length).toBe(calls + 1);
   });
 
   it('waits for x-ratelimit-reset on a primary-limit 429 and retries', async () => {

@@ -102,8 +102,8 @@ export interface GithubSimulator {
   seedIssues(fullName: string, n: number, opts?: { commentsPerIssue?: number; prEvery?: number; author?: string }): SimIssue[];
   /** The next `times` requests exhaust the primary limit: 403 (or 429), `x-ratelimit-remaining: 0`, reset in `resetInSeconds`. */
   primaryRateLimit(times: number, opts?: { status?: 403 | 429; resetInSeconds?: number }): ActiveFault;
-  /** The next `times` requests hit a secondary limit: 403 (or 429) with `retry-after`. */
-  secondaryRateLimit(times: number, opts?: { status?: 403 | 429; retryAfterSeconds?: number }): ActiveFault;
+  /** The next `times` requests hit a secondary limit: 403 (or 429) with `retry-after` (none when `retryAfterSeconds: null`). */
+  secondaryRateLimit(times: number, opts?: { status?: 403 | 429; retryAfterSeconds?: number | null }): ActiveFault;
   close(): Promise<void>;
 }
 
@@ -566,7 +566,7 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
       });
     },
     secondaryRateLimit(times, o = {}) {
-      return faults.add({ status: o.status ?? 403, times, retryAfterSeconds: o.retryAfterSeconds ?? 60, body: errorBody(SECONDARY_LIMIT_MESSAGE) });
+      return faults.add({ status: o.status ?? 403, times, retryAfterSeconds: o.retryAfterSeconds === null ? undefined : (o.retryAfterSeconds ?? 60), body: errorBody(SECONDARY_LIMIT_MESSAGE) });
     },
     close: () => server.close(),
   };
