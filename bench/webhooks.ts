@@ -6,9 +6,10 @@
  * 2. End-to-end latency: the project's sync interval at 1 minute, the worker's schedule running, one ticket
  *    changed in the simulator every `spacing` seconds; time from the change to the receiver (p50, p95).
  *   npx tsx bench/webhooks.ts [events=10000] [changes=16] [spacing seconds=15]
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts
+ *   BENCH_DATABASE_URL=postgres://…/<throwaway database> npx tsx bench/webhooks.ts (emptied between the two parts)
  */
 import http from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { ProviderRegistry } from '../src/providers/registry';
@@ -104,6 +105,13 @@ function startReceiver(failFirst: number) {
 }
 
 // ---- 2. end-to-end latency with the sync interval at 1 minute
+if (process.env.BENCH_DATABASE_URL) {
+  // A new Omniport needs an empty database: this benchmark's database is a throwaway one.
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query('drop schema if exists pgboss cascade; drop schema if exists drizzle cascade; drop schema public cascade; create schema public');
+  await admin.end();
+}
 {
   const sim = await startZendeskSimulator({ validateSpec: false });
   sim.seedTickets(200);

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema';
 import { dateKey, keysetPage, pageByCreation, parseDateKey, type Page, type PageRequest } from './pagination';
@@ -154,7 +154,8 @@ export class WebhooksRepo {
       const now = sql`date_trunc('milliseconds', now())`;
       if (outcome.kind === 'delivered') {
         await tx.update(webhookDeliveries).set({ ...common, status: 'delivered', deliveredAt: now }).where(eq(webhookDeliveries.id, delivery.id));
-        await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+        // Only when it was failing: concurrent deliveries to one endpoint must not queue on its row lock.
+        await tx.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
         return;
       }
       const update =
@@ -162,8 +163,8 @@ export class WebhooksRepo {
       await tx.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, delivery.id));
       await tx
         .update(webhookEndpoints)
-        .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
-        .where(eq(webhookEndpoints.id, endpoint.id));
+        .set({ failingSince: sql`now()` })
+        .where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
       if (outcome.kind === 'disable') {
         await tx
           .update(webhookEndpoints)
@@ -176,17 +177,5 @@ export class WebhooksRepo {
         await insertEvents(tx as unknown as Database, [outcome.event]);
       }
     });
-  }
-
-  /** The newest attempts of an endpoint (for tests and the dashboard). */
-  async attemptsOf(endpointId: string, limit: number): Promise<WebhookAttemptRow[]> {
-    return this.db
-      .select({ attempt: webhookAttempts })
-      .from(webhookAttempts)
-      .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-      .where(eq(webhookDeliveries.endpointId, endpointId))
-      .orderBy(desc(webhookAttempts.attemptedAt))
-      .limit(limit)
-      .then((rows) => rows.map((r) => r.attempt));
   }
 }
