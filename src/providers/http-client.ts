@@ -202,12 +202,16 @@ export class ProviderHttpClient {
       const date = Date.parse(retryAfter);
       if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
     }
-    const rl = this.opts.manifest.rateLimitHeaders;
-    if (rl?.reset && headers[rl.remaining] === '0') {
+    // Every exhausted budget is waited out: the longest reset wins.
+    let wait: number | undefined;
+    for (const rl of [this.opts.manifest.rateLimitHeaders ?? []].flat()) {
+      if (!rl.reset || headers[rl.remaining] !== '0') continue;
       const reset = Number(headers[rl.reset]);
-      if (Number.isFinite(reset)) return rl.resetKind === 'epoch' ? Math.max(0, reset * 1000 - Date.now()) : reset * 1000;
+      if (!Number.isFinite(reset)) continue;
+      const ms = rl.resetKind === 'epoch' ? reset * 1000 - Date.now() : rl.resetKind === 'epoch-ms' ? reset - Date.now() : reset * 1000;
+      wait = Math.max(wait ?? 0, ms, 0);
     }
-    return undefined;
+    return wait;
   }
 
   /** Exponential backoff with full jitter. */

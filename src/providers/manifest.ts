@@ -5,6 +5,12 @@ export type AuthKind = 'oauth2' | 'api_token' | 'basic';
 export type Verb = 'create' | 'batch_create' | 'update' | 'list' | 'get' | 'sync' | 'incremental_sync';
 
 /** What a provider is, as data: everything the control plane needs without calling it. */
+export interface RateLimitHeaders {
+  remaining: string;
+  reset?: string;
+  resetKind?: 'seconds' | 'epoch' | 'epoch-ms';
+}
+
 export interface ProviderManifest {
   name: string;
   displayName: string;
@@ -16,8 +22,12 @@ export interface ProviderManifest {
   defaultBaseUrl?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
   oauth?: { authorizeUrl: string; tokenUrl: string; scopes: string[]; pkce: boolean };
-  /** Response headers that tell how much of the rate limit is left. */
-  rateLimitHeaders?: { remaining: string; reset?: string; resetKind?: 'seconds' | 'epoch' };
+  /**
+   * Response headers that tell how much of the rate limit is left and when it resets; several pairs where
+   * the provider counts several budgets (Linear: requests and complexity). A budget at 0 is waited out
+   * until its reset: seconds from now, or an epoch in seconds or milliseconds.
+   */
+  rateLimitHeaders?: RateLimitHeaders | RateLimitHeaders[];
   /**
    * The shortest wait after a rate-limit answer that says neither how long (no Retry-After, no reset):
    * GitHub asks for at least a minute after a secondary limit, or it may ban the integration.

@@ -6,7 +6,7 @@
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
-import { graphQLErrorMessage } from './http';
+import { graphQLErrorMessage, linearIsRateLimited } from './http';
 import type { LnConnection, LnGraphQLError, LnResponse } from './types';
 
 export interface LinearAdapterOptions {
@@ -83,7 +83,7 @@ function errorsOf(body: unknown): LnGraphQLError[] {
   return Array.isArray(errors) ? errors : [];
 }
 
-export const isRateLimited = (body: unknown) => errorsOf(body).some((e) => errorCodeOf(e) === 'RATELIMITED');
+export const isRateLimited = (body: unknown) => linearIsRateLimited(0, {}, body);
 
 /**
  * Linear refused the call: answered as 502 with the status the error code stands for in

@@ -48,7 +48,19 @@ export function linearErrorMessage(body: unknown): string | undefined {
   return str(b.message) ?? str(b.error);
 }
 
+/** Linear answers an exhausted budget with HTTP 400 and `RATELIMITED` in the body, not with 429. */
+export function linearIsRateLimited(_status: number, _headers: Record<string, string>, body: unknown): boolean {
+  const errors = body && typeof body === 'object' ? (body as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(errors)) return false;
+  return errors.some((e: LnGraphQLError) => {
+    const ext = e?.extensions;
+    return ext?.code === 'RATELIMITED' || (typeof ext?.type === 'string' && ext.type.toLowerCase() === 'ratelimited');
+  });
+}
+
 export const linearHttpProfile: ProviderHttpProfile = {
   authHeaders: linearAuthHeaders,
   errorMessage: linearErrorMessage,
+  // Waited out by the shared client like a 429, until the reset its headers give.
+  isRateLimited: linearIsRateLimited,
 };

@@ -24,8 +24,12 @@ export const linearManifest: ProviderManifest = {
     scopes: ['read,write'],
     pkce: true,
   },
-  // Linear's reset header is in epoch milliseconds, which the client cannot read yet: only `remaining` is declared.
-  rateLimitHeaders: { remaining: 'x-ratelimit-requests-remaining' },
+  // Two hourly budgets, requests and query complexity, each with its reset in epoch milliseconds
+  // (https://linear.app/developers/rate-limiting).
+  rateLimitHeaders: [
+    { remaining: 'x-ratelimit-requests-remaining', reset: 'x-ratelimit-requests-reset', resetKind: 'epoch-ms' },
+    { remaining: 'x-ratelimit-complexity-remaining', reset: 'x-ratelimit-complexity-reset', resetKind: 'epoch-ms' },
+  ],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

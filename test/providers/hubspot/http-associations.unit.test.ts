@@ -25,7 +25,7 @@ describe('HTTP profile', () => {
   it('manifest: honest capabilities, OAuth endpoints, rate-limit header, credentials', () => {
     expect(hubspotManifest.capabilities['crm.stage']).toEqual(['list', 'get', 'sync']);
     expect(hubspotManifest.capabilities['crm.contact']).toContain('batch_create');
-    expect(hubspotManifest.rateLimitHeaders?.remaining).toBe('x-hubspot-ratelimit-remaining');
+    expect(hubspotManifest.rateLimitHeaders).toMatchObject({ remaining: 'x-hubspot-ratelimit-remaining' });
     expect(hubspotManifest.oauth?.tokenUrl).toBe('https://api.hubapi.com/oauth/v1/token');
     expect(hubspotManifest.credentials.safeParse({ access_token: 'x' }).success).toBe(true);
     expect(hubspotManifest.credentials.safeParse({ access_token: 'x', refresh_token: 'r', expires_at: '2030-01-01T00:00:00Z' }).success).toBe(true);

@@ -21,8 +21,10 @@ function context(sim: LinearSimulator, adapter: ProviderAdapter, credentials: Re
     baseUrl: sim.url,
     authHeaders: () => adapter.http.authHeaders(credentials),
     errorMessage: adapter.http.errorMessage,
+    isRateLimited: adapter.http.isRateLimited,
     retryBaseMs: 5,
     maxRetries: 3,
+    maxRetryAfterMs: 10_000,
   });
   return { connectionId: 'conn-1', baseUrl: sim.url, credentials, http, ids };
 }
@@ -359,10 +361,21 @@ describe('linear adapter: sync', () => {
     expect(records[1]!.data).toMatchObject({ file_name: 'log.txt', file_url: `${sim.uploadsUrl}/org/a/b`, ticket_id: ids('ticketing.ticket', issue.id) });
   });
 
-  it('rides out a rate limit during sync', async () => {
-    sim.rateLimitNext(2);
+  it('rides out a rate limit during sync until the reset Linear gives', async () => {
+    sim.rateLimitNext(2, { resetInMs: 300, budget: 'complexity' });
+    const started = Date.now();
     const teams = recordsOf(await collect(syncer('ticketing.team'), ctx));
     expect(teams.length).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it('answers a long rate-limit wait at once with Linear’s reset as Retry-After (a sync then resumes at that time)', async () => {
+    sim.rateLimitNext(1, { resetInMs: 120_000 });
+    const calls = sim.requests.length;
+    const err = (await collect(syncer('ticketing.team'), ctx).catch((e: unknown) => e)) as AppError;
+    expect(err.code).toBe('provider_rate_limited');
+    expect(Number(err.headers['retry-after'])).toBeGreaterThanOrEqual(119);
+    expect(sim.requests.length).toBe(calls + 1);
   });
 
   it('keeps every request and response within Linear’s schema', () => {

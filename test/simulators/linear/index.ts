@@ -112,8 +112,11 @@ export interface LinearSimulator {
   /** What the adapter asked for that the simulator does not model (must stay empty). */
   readonly simulatorGaps: string[];
   clearSpecViolations(): void;
-  /** The next `times` GraphQL requests answer HTTP 400 RATELIMITED (as Linear does), with the rate-limit headers at 0. */
-  rateLimitNext(times: number): void;
+  /**
+   * The next `times` GraphQL requests answer HTTP 400 RATELIMITED (as Linear does), with the budget's
+   * headers at 0 and its reset (epoch milliseconds, wall clock) `resetInMs` from now (default a minute).
+   */
+  rateLimitNext(times: number, opts?: { resetInMs?: number; budget?: 'requests' | 'complexity' }): void;
   addApiKey(key: string, userId?: string): void;
   addAccessToken(token: string, userId?: string): void;
   /** The issue as the API renders its main fields, or undefined. */
@@ -546,13 +549,15 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
       violationIndex.clear();
       simulatorGaps.length = 0;
     },
-    rateLimitNext(times) {
+    rateLimitNext(times, o = {}) {
+      const reset = String(Date.now() + (o.resetInMs ?? 60_000));
+      const budget = o.budget ?? 'requests';
       faults.add({
         path: '/graphql',
         status: 400,
         times,
         body: rateLimitedBody(),
-        headers: { 'x-ratelimit-requests-remaining': '0', 'x-ratelimit-requests-reset': String(clock.now() + 60_000) },
+        headers: { [`x-ratelimit-${budget}-remaining`]: '0', [`x-ratelimit-${budget}-reset`]: reset },
       });
     },
     addApiKey,
