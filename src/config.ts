@@ -25,6 +25,7 @@ const envSchema = z.object({
   OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
+  OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   OMNIPORT_WEBHOOK_RETRY_SECONDS: z
     .string()
@@ -61,6 +62,8 @@ export interface Config {
   idempotencyTtlHours: number;
   /** How long audit log entries are kept. */
   auditRetentionDays: number;
+  /** Pace provider calls to the budgets the providers document (off only for tests against simulators). */
+  paceProviderBudgets: boolean;
   /** How long events (the feed, and the deliveries of webhooks) are kept. */
   eventsRetentionDays: number;
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; pollMs: number };
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
+    paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
     webhooks: {
       retryScheduleMs: e.OMNIPORT_WEBHOOK_RETRY_SECONDS.split(',').map((s) => Math.round(Number(s.trim()) * 1000)),

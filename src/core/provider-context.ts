@@ -14,6 +14,8 @@ export interface HttpTuning {
   maxRetryAfterMs?: number;
   /** OMNIPORT_ALLOW_PRIVATE_URLS: calls may dial private and loopback addresses. */
   allowPrivateAddresses?: boolean;
+  /** OMNIPORT_PACE_PROVIDER_BUDGETS: calls paced to the budgets the providers document (manifest `budgets`). */
+  paceBudgets?: boolean;
 }
 
 /** Renews OAuth access tokens (src/core/oauth.ts); set on ProviderContexts when the services are wired. */

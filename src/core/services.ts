@@ -70,7 +70,7 @@ export interface Services {
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -80,7 +80,7 @@ export function createServices(deps: {
   const webhooksRepo = new WebhooksRepo(deps.database.db);
   const unified = new UnifiedRepo(deps.database.db);
   // Every outbound call shares one address policy: private addresses only when the operator allows them.
-  const tuning = { ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
+  const tuning = { paceBudgets: deps.config.paceProviderBudgets, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
   const contexts = new ProviderContexts(deps.providers, deps.box, tuning);
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
   const linkedUsers = new LinkedUserService(controlPlane);

@@ -2,6 +2,7 @@ import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../core/errors';
 import { isBlockedAddress, outboundAgent } from '../core/network';
+import { spendBudgets } from './budgets';
 import type { ProviderManifest } from './manifest';
 
 export interface HttpClientOptions {
@@ -21,6 +22,8 @@ export interface HttpClientOptions {
   retryBaseMs?: number;
   /** Longest wait honoured from Retry-After before giving up with a 503. */
   maxRetryAfterMs?: number;
+  /** Pace calls to the manifest's `budgets` (waits, or 503 when the wait is longer than `maxRetryAfterMs`). */
+  paceBudgets?: boolean;
   concurrency?: number;
   /** Let the connection dial private and loopback addresses (OMNIPORT_ALLOW_PRIVATE_URLS); refused by default. */
   allowPrivateAddresses?: boolean;
@@ -110,6 +113,7 @@ export class ProviderHttpClient {
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.opts.maxRetries;
+      if (this.opts.paceBudgets) await spendBudgets(provider, this.opts.baseUrl, this.opts.manifest.budgets, url.pathname, this.opts.maxRetryAfterMs);
       let res: Dispatcher.ResponseData;
       try {
         const headers: Record<string, string> = { accept: 'application/json', ...(await this.opts.authHeaders()), ...o.headers };

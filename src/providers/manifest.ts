@@ -5,6 +5,16 @@ export type AuthKind = 'oauth2' | 'api_token' | 'basic';
 export type Verb = 'create' | 'batch_create' | 'update' | 'list' | 'get' | 'sync' | 'incremental_sync';
 
 /** What a provider is, as data: everything the control plane needs without calling it. */
+/** A limit the provider documents: at most `requests` every `perSeconds` per account (for paths matching `path`). */
+export interface RequestBudget {
+  /** How errors and docs name it ("incremental export"). */
+  name: string;
+  requests: number;
+  perSeconds: number;
+  /** The endpoint family it applies to (all requests when absent). */
+  path?: RegExp;
+}
+
 export interface RateLimitHeaders {
   remaining: string;
   reset?: string;
@@ -33,6 +43,8 @@ export interface ProviderManifest {
    * GitHub asks for at least a minute after a secondary limit, or it may ban the integration.
    */
   rateLimitMinWaitMs?: number;
+  /** The provider's documented budgets: calls are paced to stay under them (see providers/budgets.ts). */
+  budgets?: RequestBudget[];
   /** Unified object type → what can be done with it. */
   capabilities: Record<string, Verb[]>;
   /** Capabilities that exist for the object but not for every field, said plainly (e.g. "no attachments"). */

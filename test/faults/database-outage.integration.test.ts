@@ -49,6 +49,7 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
       OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
       OMNIPORT_BOOTSTRAP_API_KEY: KEY,
       OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
+      OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
     },
   });
   let output = '';

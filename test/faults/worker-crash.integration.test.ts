@@ -58,6 +58,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
       OMNIPORT_BOOTSTRAP_API_KEY: KEY,
       OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
+      OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
       ...env,
     };
     if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;

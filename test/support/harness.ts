@@ -81,6 +81,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     OMNIPORT_ENV: 'test',
     OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
     OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
+    // The simulators do not enforce the providers' budgets unless a test asks; the budget tests turn pacing on.
+    OMNIPORT_PACE_PROVIDER_BUDGETS: 'false',
     ...overrides,
   });
 }

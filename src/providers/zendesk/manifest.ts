@@ -22,6 +22,9 @@ export const zendeskManifest: ProviderManifest = {
     pkce: true,
   },
   rateLimitHeaders: { remaining: 'ratelimit-remaining', reset: 'ratelimit-reset', resetKind: 'seconds' },
+  // https://developer.zendesk.com/api-reference/introduction/rate-limits/ — the incremental exports allow
+  // 10 requests a minute per account (30 with the High Volume add-on), on top of the plan's account limit.
+  budgets: [{ name: 'incremental export', requests: 10, perSeconds: 60, path: /^\/api\/v2\/incremental\// }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -101,7 +101,15 @@ export interface ZendeskSimulatorOptions {
    */
   incrementalExportLagSeconds?: number;
   /** Account rate limit (default 700/min). With `enforce`, requests beyond it get 429 + Retry-After. */
-  rateLimit?: { perMinute?: number; enforce?: boolean };
+  rateLimit?: {
+    perMinute?: number;
+    enforce?: boolean;
+    /**
+     * The incremental exports' own limit (Zendesk: 10 a minute per account): requests to
+     * /api/v2/incremental/ beyond `requests` in a window of `windowMs` (default a minute) get 429 + Retry-After.
+     */
+    exports?: { requests: number; windowMs?: number };
+  };
   /** Clock (ms) for record timestamps; default Date.now (kept monotonic). */
   now?: () => number;
   /** Create the default agents, end users, organizations, groups and fields. Default true. */
@@ -329,6 +337,8 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
     return undefined;
   };
 
+  let exportWindow = { start: Date.now(), count: 0 };
+
   // rate limit window
   const perMinute = opts.rateLimit?.perMinute ?? 700;
   let windowStart = Date.now();
@@ -484,6 +494,18 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
           base['ratelimit-remaining'] = '0';
         }
         finish({ status: fault.status, body: fault.body === undefined ? defaultErrorBody(fault.status) : fault.body, headers }, base);
+        return;
+      }
+    }
+
+    const exportLimit = opts.rateLimit?.exports;
+    if (exportLimit && apiPath.startsWith('/api/v2/incremental/')) {
+      const windowMs = exportLimit.windowMs ?? 60_000;
+      const now = Date.now();
+      if (now - exportWindow.start >= windowMs) exportWindow = { start: now, count: 0 };
+      if (++exportWindow.count > exportLimit.requests) {
+        const retryAfter = Math.max(1, Math.ceil((exportWindow.start + windowMs - now) / 1000));
+        finish({ status: 429, body: defaultErrorBody(429), headers: { 'Retry-After': String(retryAfter) } }, rate.headers);
         return;
       }
     }
