@@ -130,6 +130,10 @@ export async function gql<T>(ctx: AdapterContext, o: ResolvedOptions, query: str
       status = res.status;
       body = res.data;
     } catch (err) {
+      if (err instanceof AppError && err.code === 'provider_rate_limited' && err.details.provider_status === 400) {
+        // RATELIMITED, waited out by the client until it would wait too long: reported as the rate limit it is.
+        Object.assign(err.details, { provider_status: 429, provider_http_status: 400, provider_code: 'RATELIMITED' });
+      }
       if (!(err instanceof ProviderError) || err instanceof LinearApiError) throw err;
       if (!isRateLimited(err.providerBody)) throw linearError(err.providerStatus, err.providerBody, err.providerMessage);
       status = err.providerStatus;

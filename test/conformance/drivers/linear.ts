@@ -28,7 +28,8 @@ export const linearDriver: TicketingDriver = {
       connection: { credentials: { access_token: sim.apiKey }, base_url: sim.url },
       control: {
         // Linear answers a rate limit with HTTP 400 and extensions.code RATELIMITED.
-        rateLimit: (times) => sim.rateLimitNext(times),
+        // A budget that resets within a second: ridden out by a request; Linear's reset header tells when.
+        rateLimit: (times) => sim.rateLimitNext(times, { resetInMs: 500 }),
         fail: (status, times) => void sim.faults.add({ status, times }),
         delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
         clearFaults: () => sim.faults.clear(),
