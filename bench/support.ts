@@ -18,6 +18,8 @@ export async function startBenchServer(providers: ProviderRegistry, env: Record<
     OMNIPORT_ENV: 'bench',
     OMNIPORT_ALLOW_PRIVATE_URLS: 'true', // the simulators listen on loopback
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    // OMNIPORT_PACE_PROVIDER_BUDGETS=false measures Omniport alone, without the providers' documented budgets.
+    ...(process.env.OMNIPORT_PACE_PROVIDER_BUDGETS ? { OMNIPORT_PACE_PROVIDER_BUDGETS: process.env.OMNIPORT_PACE_PROVIDER_BUDGETS } : {}),
     ...env,
   });
   const omniport: Omniport = await createOmniport(config, {
