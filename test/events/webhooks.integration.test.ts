@@ -264,6 +264,33 @@ describe('webhooks out', () => {
     expect(enabled.body.data).toMatchObject({ status: 'enabled', disabled_reason: null });
   });
 
+  it('delivers connection.reauthorized and sync.failed', async () => {
+    const mark = receiver.received.length;
+    // The same customer connecting the same account again on the connect page: authorised again.
+    const [row] = await server.sql('select linked_user_id, base_url from connections where id = $1', [connectionId]);
+    const linkedUser = (await server.omniport.services.controlPlane.findLinkedUser(server.tenant.projectId, row!.linked_user_id as string))!;
+    const cred = sim.credentials[0]!;
+    const view = await server.omniport.services.connections.connectAuthorized({
+      projectId: server.tenant.projectId,
+      linkedUser,
+      provider: 'zendesk',
+      credentials: { email: cred.email, api_token: cred.apiToken },
+      baseUrl: row!.base_url as string,
+      via: 'connect_form',
+    });
+    expect(view.reauthorized).toBe(true);
+    // A stream the provider refuses: its run fails (and is retried by the queue later).
+    sim.faults.add({ method: 'GET', path: '/api/v2/groups', status: 403, times: 1 });
+    const queued = await server.call('POST', '/sync', { headers: { 'x-connection-token': token }, body: {} });
+    expect(queued.status).toBe(202);
+    const failed = await until('sync.failed', () => receiver.received.slice(mark).find((r) => r.body.type === 'sync.failed'));
+    expect(failed.verified).toBe(true);
+    expect(failed.body.data).toMatchObject({ id_connection: connectionId, stream: 'ticketing.team', error: expect.any(String) });
+    const again = await until('connection.reauthorized', () => receiver.received.slice(mark).find((r) => r.body.type === 'connection.reauthorized'));
+    expect(again.body.data).toMatchObject({ id_connection: connectionId, connection_token: token });
+    await syncAndWait(server, token);
+  });
+
   it('fails verification for a forged signature or an old timestamp', () => {
     const sample = receiver.at('/all')[0]!;
     const secret = receiver.secrets.get('/all')!;
