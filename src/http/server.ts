@@ -26,6 +26,7 @@ import { connectPageRoutes } from '../connect/routes';
 import { passthroughRoutes } from './routes/passthrough';
 import { registerIdempotency } from './idempotency';
 import { registerAuditLog } from './audit';
+import { registerOperationIds } from './operation-ids';
 import { auditLogRoutes } from './routes/audit-log';
 import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
@@ -133,6 +134,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
+  registerOperationIds(app);
   registerFailedAuthLimit(app, opts.authFailuresPerMinute);
   registerApiKeyAuth(app, opts.services.apiKeys);
   registerTextGuard(app);

@@ -1,0 +1,61 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+/** Last path segments that name an action rather than a resource, and the method name they become. */
+const ACTIONS: Record<string, string> = {
+  batch: 'createBatch',
+  'generate-apikey': 'generateApiKey',
+  'rotate-secret': 'rotateSecret',
+  retry: 'retry',
+  define: 'define',
+  map: 'map',
+  create: 'create',
+  status: 'getStatus',
+  types: 'listTypes',
+  'remote-fields': 'listRemoteFields',
+};
+
+/** Resources there is one of per project: GET reads it, PATCH changes it. */
+const SINGLETONS = new Set(['project', 'connect-settings', 'health', 'ready']);
+
+/** Where the rule would name an operation less well than a person. */
+const NAMED: Record<string, string> = {
+  'POST /sync': 'sync.start',
+  'POST /passthrough': 'passthrough.send',
+};
+
+const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The operationId of a route, from its method and path: `<segments>.<verb>` — `ticketing.tickets.list`,
+ * `crm.deals.update`, `webhooks.rotateSecret` — so generated clients get methods named like the API.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const named = NAMED[`${method} ${url}`];
+  if (named) return named;
+  const parts = url.split('/').filter(Boolean);
+  const last = parts[parts.length - 1]!;
+  const item = last.startsWith(':');
+  const segments = parts.filter((p) => !p.startsWith(':'));
+  const tail = segments[segments.length - 1]!;
+  if (!item && ACTIONS[tail]) return [...segments.slice(0, -1).map(camel), ACTIONS[tail]].join('.');
+  const resource = segments.map(camel);
+  if (SINGLETONS.has(tail)) return [...resource, method === 'GET' ? 'get' : 'update'].join('.');
+  const verb = { GET: item ? 'get' : 'list', POST: 'create', PUT: 'set', PATCH: 'update', DELETE: 'delete' }[method] ?? method.toLowerCase();
+  // The Panora client's `?id=` form of an item route.
+  const byQuery = !item && (method === 'PATCH' || method === 'DELETE') ? 'ByQueryId' : '';
+  return [...resource, verb + byQuery].join('.');
+}
+
+/**
+ * Names every documented operation (operationId) and marks the public ones as needing no API key in the
+ * OpenAPI document. Registered before the routes.
+ */
+export function registerOperationIds(app: FastifyInstance) {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const schema = (route.schema ?? {}) as { hide?: boolean; operationId?: string };
+    if (schema.hide || route.url.startsWith('/docs')) return;
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    if (methods.length !== 1) return;
+    route.schema = { ...schema, operationId: schema.operationId ?? operationIdOf(methods[0]!, route.url), ...(route.config?.public ? { security: [] } : {}) };
+  });
+}
