@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { z } from 'zod';
 
 /** Last path segments that name an action rather than a resource, and the method name they become. */
 const ACTIONS: Record<string, string> = {
@@ -47,8 +48,8 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 /**
- * Names every documented operation (operationId) and marks the public ones as needing no API key in the
- * OpenAPI document. Registered before the routes.
+ * Names every documented operation (operationId), marks the public ones as needing no API key in the
+ * OpenAPI document, and makes query strings strict. Registered before the routes.
  */
 export function registerOperationIds(app: FastifyInstance) {
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -56,6 +57,14 @@ export function registerOperationIds(app: FastifyInstance) {
     if (schema.hide || route.url.startsWith('/docs')) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
     if (methods.length !== 1) return;
-    route.schema = { ...schema, operationId: schema.operationId ?? operationIdOf(methods[0]!, route.url), ...(route.config?.public ? { security: [] } : {}) };
+    // An unknown query parameter is a 400 naming it, like an unknown body field (`?status=OPEN` on a list
+    // that has no such filter must not answer everything, unfiltered).
+    const querystring = (route.schema as { querystring?: unknown } | undefined)?.querystring;
+    route.schema = {
+      ...schema,
+      operationId: schema.operationId ?? operationIdOf(methods[0]!, route.url),
+      ...(route.config?.public ? { security: [] } : {}),
+      ...(querystring instanceof z.ZodObject ? { querystring: querystring.strict() } : {}),
+    };
   });
 }

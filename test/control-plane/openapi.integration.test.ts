@@ -43,3 +43,10 @@ it('derives names from method and path', () => {
   expect(operationIdOf('GET', '/project')).toBe('project.get');
   expect(operationIdOf('PATCH', '/connect-settings')).toBe('connectSettings.update');
 });
+
+it('refuses an unknown query parameter with a 400 naming it', async () => {
+  const res = await server.call('GET', '/auth/api-keys?limit=5&status=OPEN');
+  expect(res.status).toBe(400);
+  expect(JSON.stringify(res.body)).toContain('status');
+  expect((await server.call('GET', '/auth/api-keys?limit=5')).status).toBe(200);
+});
