@@ -70,3 +70,21 @@ it('treats an empty PATCH of a contact or a ticket as a no-op', async () => {
   expect(res.body.id).toBe(ticket.id);
   expect(writesTo(zendesk)).toBe(writes);
 });
+
+it('accepts the Panora client’s PATCH /crm/<objects>?id= form, body {id} included', async () => {
+  const [contact] = (await server.call('GET', '/crm/contacts?limit=1', { headers: { 'x-connection-token': hsToken } })).body.data;
+  const before = writesTo(hubspot);
+  const noop = await server.call('PATCH', `/crm/contacts?id=${contact.id}`, { body: { id: contact.id } });
+  expect(noop.status, JSON.stringify(noop.body)).toBe(200);
+  expect(noop.body.data.id).toBe(contact.id);
+  expect(writesTo(hubspot)).toBe(before);
+  const changed = await server.call('PATCH', `/crm/contacts?id=${contact.id}`, { body: { id: contact.id, first_name: 'Renamed' } });
+  expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+  expect(changed.body.data.first_name).toBe('Renamed');
+  const mismatch = await server.call('PATCH', `/crm/contacts?id=${contact.id}`, { body: { id: '00000000-0000-0000-0000-000000000000' } });
+  expect(mismatch.status).toBe(400);
+  const [deal] = (await server.call('GET', '/crm/deals?limit=1', { headers: { 'x-connection-token': hsToken } })).body.data;
+  const dealNoop = await server.call('PATCH', `/crm/deals?id=${deal.id}`, { body: {} });
+  expect(dealNoop.status).toBe(200);
+  expect(dealNoop.body.data.remote_data).toBeDefined();
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../core/services';
 import {
   crmCompanySchema,
@@ -90,34 +91,49 @@ export const crmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       },
     );
 
+    const updateSchema = {
+      tags: ['crm'],
+      headers: optionalConnectionTokenHeaders,
+      body: patch.extend({ id: z.string().optional().describe('If sent, must be the addressed id.') }),
+      response: { 200: envelope(spec.schema), ...errorResponses },
+    };
+    const update = async (request: FastifyRequest, id: string, remoteData: boolean) => {
+      const { id: bodyId, ...fields } = request.body as Record<string, unknown> & { id?: string };
+      if (bodyId !== undefined && bodyId !== id) throw new AppError('validation_failed', 'body id does not match the addressed id', { field: 'id' });
+      const token = await optionalConnectionOf(services, request);
+      const data = await services.crm.update(accessOf(request), spec.objectType, id, fields, token, { remoteData });
+      return { message: `${spec.label} updated`, statusCode: 200, data: data as Json };
+    };
+    const remoteDataOption = spec.objectType === 'crm.deal' ? remoteDataByDefault : remoteDataQuery;
+
     app.patch(
       `${spec.path}/:id`,
       {
         schema: {
-          tags: ['crm'],
+          ...updateSchema,
           summary: `Update a ${spec.label}${spec.objectType === 'crm.deal' ? ' (endpoint 7)' : ''}; the API key is enough`,
           description:
             spec.objectType === 'crm.deal'
               ? 'As the interface shows endpoint 7, the answer carries remote_data unless remote_data=false. An empty body changes nothing and answers the stored deal without calling the provider.'
               : 'An empty body changes nothing and answers the stored object without calling the provider.',
-          headers: optionalConnectionTokenHeaders,
           params: idParams,
-          querystring: spec.objectType === 'crm.deal' ? remoteDataByDefault : remoteDataQuery,
-          body: patch.extend({ id: z.string().optional().describe('If sent, must be the addressed id.') }),
-          response: { 200: envelope(spec.schema), ...errorResponses },
+          querystring: remoteDataOption,
         },
       },
-      async (request) => {
-        const { id, ...fields } = request.body as Record<string, unknown> & { id?: string };
-        if (id !== undefined && id !== request.params.id) {
-          throw new AppError('validation_failed', 'body id does not match the addressed id', { field: 'id' });
-        }
-        const token = await optionalConnectionOf(services, request);
-        const data = await services.crm.update(accessOf(request), spec.objectType, request.params.id, fields, token, {
-          remoteData: request.query.remote_data,
-        });
-        return { message: `${spec.label} updated`, statusCode: 200, data: data as Json };
+      async (request) => update(request, request.params.id, request.query.remote_data),
+    );
+    // The Panora client's form (`PATCH /crm/contacts?id=…`), kept for clients migrating from it.
+    app.patch(
+      spec.path,
+      {
+        schema: {
+          ...updateSchema,
+          summary: `Update a ${spec.label} by ?id= (the Panora client's form; deprecated, use PATCH ${spec.path}/{id})`,
+          deprecated: true,
+          querystring: remoteDataOption.extend({ id: z.string().min(1).describe(`The ${spec.label}'s Omniport id.`) }),
+        },
       },
+      async (request) => update(request, request.query.id, request.query.remote_data),
     );
 
     readRoutes(app, services, 'crm', spec);
