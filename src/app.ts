@@ -11,6 +11,7 @@ import { JobRunner } from './jobs/runner';
 import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
+import { Sandbox } from './sandbox';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
 export interface Omniport {
@@ -21,6 +22,8 @@ export interface Omniport {
   /** Sends webhook deliveries (in processes that run jobs). */
   webhooks: WebhookDispatcher;
   server: FastifyInstance;
+  /** The built-in sandbox products, when OMNIPORT_SANDBOX is on. */
+  sandbox: Sandbox | undefined;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,10 @@ export interface OpenOptions {
 }
 
 /** Opens the database (migrating it) and wires the services; used by the CLI and the tests. */
-export async function openServices(config: Config, opts: OpenOptions = {}): Promise<{ database: DatabaseHandle; services: Services; box: SecretBox }> {
+export async function openServices(
+  config: Config,
+  opts: OpenOptions = {},
+): Promise<{ database: DatabaseHandle; services: Services; box: SecretBox; sandbox: Sandbox | undefined }> {
   const keys = opts.box ? { box: opts.box, generated: false, keyFile: undefined } : loadSecretKeys(config);
   const box = keys.box;
   const target = opts.target ?? targetFromConfig(config);
@@ -46,14 +52,17 @@ export async function openServices(config: Config, opts: OpenOptions = {}): Prom
     if (keys.generated && keys.keyFile) fs.rmSync(keys.keyFile, { force: true });
     throw err;
   }
+  // The sandbox's providers are known to every process (its connections can be listed, deleted); only
+  // createOmniport starts the sandbox itself.
+  const sandbox = config.sandbox && !opts.providers ? new Sandbox() : undefined;
   const services = createServices({
     config,
     database,
     box,
-    providers: opts.providers ?? new ProviderRegistry(defaultProviders()),
+    providers: opts.providers ?? new ProviderRegistry([...defaultProviders(), ...(sandbox?.adapters() ?? [])]),
     httpTuning: opts.httpTuning,
   });
-  return { database, services, box };
+  return { database, services, box, sandbox };
 }
 
 /** The webhook sender of a process that runs jobs. */
@@ -78,7 +87,8 @@ export interface JobOptions {
 
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
-  const { database, services, box } = await openServices(config, opts);
+  const { database, services, box, sandbox } = await openServices(config, opts);
+  await sandbox?.start();
   const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
@@ -103,11 +113,13 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     jobs,
     webhooks,
     server,
+    sandbox,
     async close() {
       stopHousekeeping();
       await server.close();
       await webhooks.stop();
       await jobs.stop();
+      await sandbox?.close();
       await database.close();
     },
   };

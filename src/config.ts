@@ -26,6 +26,7 @@ const envSchema = z.object({
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
+  OMNIPORT_SANDBOX: z.enum(['true', 'false']).optional(),
   OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   OMNIPORT_WEBHOOK_RETRY_SECONDS: z
     .string()
@@ -66,6 +67,8 @@ export interface Config {
   paceProviderBudgets: boolean;
   /** How long events (the feed, and the deliveries of webhooks) are kept. */
   eventsRetentionDays: number;
+  /** Built-in sandbox products with demo data (src/sandbox): on by default with the embedded database only. */
+  sandbox: boolean;
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; pollMs: number };
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
@@ -106,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
+    sandbox: e.OMNIPORT_SANDBOX ? e.OMNIPORT_SANDBOX === 'true' : !e.DATABASE_URL,
     webhooks: {
       retryScheduleMs: e.OMNIPORT_WEBHOOK_RETRY_SECONDS.split(',').map((s) => Math.round(Number(s.trim()) * 1000)),
       timeoutMs: e.OMNIPORT_WEBHOOK_TIMEOUT_MS,

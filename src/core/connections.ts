@@ -79,6 +79,15 @@ export class ConnectionService {
         allowed: known,
       });
     }
+    if (manifest.sandbox) {
+      for (const field of ['base_url', 'credentials'] as const) {
+        const value = input[field];
+        if (value !== undefined && !(typeof value === 'object' && Object.keys(value).length === 0)) {
+          throw new AppError('validation_failed', `${manifest.name} is a built-in sandbox: it takes no ${field}`, { field });
+        }
+      }
+      return { manifest, credentials: manifest.sandbox.credentials(), baseUrl: manifest.defaultBaseUrl! };
+    }
     const credentials = manifest.credentials.safeParse(input.credentials);
     if (!credentials.success) {
       throw new AppError('validation_failed', `credentials do not match what ${manifest.name} needs`, {

@@ -75,7 +75,7 @@ export class ProviderContexts {
     }
     const adapter = this.adapterOf(connection);
     const credentials = this.box.decryptJson<Record<string, string>>(connection.credentialsEncrypted);
-    const baseUrl = connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
+    const baseUrl = adapter.manifest.sandbox?.baseUrl() ?? connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
     const refresher = this.refresher;
     const maxRetryAfterMs = this.maxWaitMs(o.background === true);
     if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, maxRetryAfterMs) };
@@ -107,8 +107,9 @@ export class ProviderContexts {
 
   /** A context for credentials not yet stored (checking them before creating the connection). */
   build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, maxRetryAfterMs = this.maxWaitMs(false)): AdapterContext {
-    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, baseUrl, credentials), maxRetryAfterMs });
-    return { connectionId, baseUrl, credentials, http, ids: idFactory(connectionId) };
+    const address = adapter.manifest.sandbox?.baseUrl() ?? baseUrl;
+    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, address, credentials), maxRetryAfterMs });
+    return { connectionId, baseUrl: address, credentials, http, ids: idFactory(connectionId) };
   }
 
   /** Longest Retry-After a call waits out: a request's caller is answered 503 sooner; a sync job waits longer. */
@@ -125,6 +126,8 @@ export class ProviderContexts {
       errorMessage: (body) => adapter.http.errorMessage(body),
       isRateLimited: adapter.http.isRateLimited?.bind(adapter.http),
       ...this.tuning,
+      // The sandbox listens on loopback; its address is Omniport's own, never a tenant's.
+      ...(adapter.manifest.sandbox ? { allowPrivateAddresses: true } : {}),
     };
   }
 }

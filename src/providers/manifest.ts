@@ -49,4 +49,15 @@ export interface ProviderManifest {
   capabilities: Record<string, Verb[]>;
   /** Capabilities that exist for the object but not for every field, said plainly (e.g. "no attachments"). */
   limitations?: string[];
+  /**
+   * A built-in sandbox product (src/sandbox): its live address and credentials come from the sandbox
+   * running in this process, never from the tenant.
+   */
+  sandbox?: SandboxBinding;
+}
+
+export interface SandboxBinding {
+  /** The address the sandbox listens on now (it changes with every start). */
+  baseUrl(): string;
+  credentials(): Record<string, string>;
 }

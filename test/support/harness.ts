@@ -83,6 +83,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
     // The simulators do not enforce the providers' budgets unless a test asks; the budget tests turn pacing on.
     OMNIPORT_PACE_PROVIDER_BUDGETS: 'false',
+    // No built-in sandbox unless a test asks (it would add providers to every listing).
+    OMNIPORT_SANDBOX: 'false',
     ...overrides,
   });
 }

@@ -49,7 +49,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         body: z.strictObject({
           provider: z.string().min(1),
           linked_user_origin_id: z.string().trim().min(1).max(255),
-          credentials: z.record(z.string(), z.unknown()),
+          credentials: z.record(z.string(), z.unknown()).default({}).describe('The provider\'s credential fields (none for a sandbox provider).'),
           base_url: z.url({ protocol: /^https?$/ }).optional(),
         }),
         response: { 201: envelope(connectionSchema), ...errorResponses },

@@ -16,6 +16,7 @@ const providerSchema = z
       .record(z.string(), z.array(z.string()))
       .describe('Unified object type → what Omniport can do with it at this provider (create, batch_create, update, list, get, sync, incremental_sync).'),
     limitations: z.array(z.string()).describe('What the provider cannot do, in plain words; such input is refused with 422.'),
+    sandbox: z.boolean().describe('A built-in sandbox product with demo data, served by Omniport itself (connect it with no credentials).'),
   })
   .meta({ id: 'Provider' });
 
@@ -42,6 +43,7 @@ export const providerRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
         oauth: Boolean(m.oauth),
         capabilities: m.capabilities,
         limitations: m.limitations ?? [],
+        sandbox: Boolean(m.sandbox),
       })),
       next_cursor: null,
       prev_cursor: null,

@@ -91,6 +91,8 @@ export interface HubSpotSimulatorOptions {
   owners?: number;
   /** Keep request bodies in `requests` (default true). */
   recordBodies?: boolean;
+  /** Keep at most this many entries in `requests` (default: all). */
+  maxRequestLog?: number;
   /** Targets per object in one page of v4 association batch reads (default 500, like HubSpot); the rest via `after`. */
   associationPageSize?: number;
 }
@@ -979,6 +981,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
     faults,
     requests,
     recordBodies: opts.recordBodies,
+    maxRequestLog: opts.maxRequestLog,
     describeAuth(req) {
       const t = tokenOf(req);
       if (t === undefined) return null;

@@ -189,6 +189,8 @@ export interface SimServerHooks {
   requests: RecordedRequest[];
   /** Whether to keep request bodies in the log (default true). */
   recordBodies?: boolean;
+  /** Keep at most this many entries in `requests`, the oldest dropped (default: all; the sandbox runs for days). */
+  maxRequestLog?: number;
   /** Called once per request as it arrives (before faults); e.g. for spec validation. */
   onRequest?(req: SimRequest): void;
   /** Identifies the credential used, for the request log (must not return the secret). */
@@ -263,6 +265,7 @@ export async function startSimServer(hooks: SimServerHooks): Promise<SimServer> 
       durationMs: 0,
     };
     hooks.requests.push(entry);
+    if (hooks.maxRequestLog !== undefined && hooks.requests.length > hooks.maxRequestLog) hooks.requests.splice(0, hooks.requests.length - hooks.maxRequestLog);
     hooks.onRequest?.(simReq);
 
     const fault = hooks.faults.take(simReq);
