@@ -38,6 +38,12 @@ export class LinkedUserService {
     return row;
   }
 
+  async getByOrigin(ctx: AccessContext, originId: string): Promise<LinkedUserRow> {
+    const row = await this.repo.findLinkedUserByOrigin(ctx.projectId, originId);
+    if (!row) throw notFound('linked user', 'originId');
+    return row;
+  }
+
   /** Accepts the Omniport id or the developer's origin id. */
   async resolve(ctx: AccessContext, idOrOrigin: string, field: string): Promise<LinkedUserRow> {
     const row =
