@@ -162,7 +162,7 @@ const EXAMPLE_ID = '5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f';
 const EXAMPLE_TIME = '2026-11-24T09:30:00.000Z';
 
 /** An example value valid for `schema`, named by its property where the schema says little. */
-export function exampleOf(schema: Schema, schemas: Record<string, Schema>, name: string, status?: string, depth = 0): unknown {
+function exampleOf(schema: Schema, schemas: Record<string, Schema>, name: string, status?: string, depth = 0): unknown {
   if (schema.$ref) return exampleOf(schemas[schema.$ref.slice(REF.length)] ?? {}, schemas, name, status, depth);
   if (schema.example !== undefined) return schema.example;
   if (schema.default !== undefined) return schema.default;

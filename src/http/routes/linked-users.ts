@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkedUserRow } from '../../store/control-plane.repo';
-import { notFound } from '../../core/errors';
 import { accessOf } from '../auth';
 import { answerField } from '../audit';
 import { envelope, errorResponses, idParams, isoDate, listEnvelope, pageQuery } from '../schemas';
@@ -35,10 +34,7 @@ export const linkedUserRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
     email: z.email().optional(),
   });
   const create = async (request: FastifyRequest<{ Body: z.infer<typeof createBody> & { id_project?: string } }>, reply: FastifyReply) => {
-    const access = accessOf(request);
-    const { id_project, ...input } = request.body;
-    if (id_project !== undefined && id_project !== access.projectId) throw notFound('project', 'id_project');
-    const row = await services.linkedUsers.create(access, input);
+    const row = await services.linkedUsers.create(accessOf(request), request.body);
     return reply.status(201).send({ message: 'Linked user created', statusCode: 201, data: presentLinkedUser(row) });
   };
   const createConfig = { audit: { action: 'linked_user.created', target: 'linked_user', targetId: answerField('id_linked_user') } } as const;
