@@ -12,8 +12,12 @@ export interface LinkedUserInput {
 export class LinkedUserService {
   constructor(private readonly repo: ControlPlaneRepo) {}
 
-  /** Creates a linked user; an existing origin id is a conflict (409). */
-  create(ctx: AccessContext, input: LinkedUserInput): Promise<LinkedUserRow> {
+  /**
+   * Creates a linked user; an existing origin id is a conflict (409). `id_project` (the Panora client sends
+   * it) must be the caller's project: another is answered as one that does not exist.
+   */
+  async create(ctx: AccessContext, input: LinkedUserInput & { id_project?: string }): Promise<LinkedUserRow> {
+    if (input.id_project !== undefined && input.id_project !== ctx.projectId) throw notFound('project', 'id_project');
     return this.repo.insertLinkedUser({
       projectId: ctx.projectId,
       originId: input.linked_user_origin_id,
@@ -35,6 +39,12 @@ export class LinkedUserService {
   async get(ctx: AccessContext, id: string): Promise<LinkedUserRow> {
     const row = isUuid(id) ? await this.repo.findLinkedUser(ctx.projectId, id) : undefined;
     if (!row) throw notFound('linked user');
+    return row;
+  }
+
+  async getByOrigin(ctx: AccessContext, originId: string): Promise<LinkedUserRow> {
+    const row = await this.repo.findLinkedUserByOrigin(ctx.projectId, originId);
+    if (!row) throw notFound('linked user', 'originId');
     return row;
   }
 

@@ -109,7 +109,10 @@ export class TicketingService {
     return this.objects.save(connection, result, opts);
   }
 
-  async createUpload(connection: ConnectionRow, input: { file_name: string; file_url?: string; content?: string; content_type?: string }): Promise<UploadRow> {
+  async createUpload(connection: ConnectionRow, input: { file_name: string; file_url?: string; content?: string; content_type?: string; uploader?: string }): Promise<UploadRow> {
+    if (input.uploader !== undefined) {
+      await resolveReferences(this.objects.repo, connection.id, [{ field: 'uploader', objectType: 'ticketing.user', ids: [input.uploader] }]);
+    }
     if (input.file_url !== undefined) await this.files.checkUrl(input.file_url, 'file_url');
     return this.objects.repo.insertUpload({
       projectId: connection.projectId,

@@ -22,6 +22,11 @@ const SINGLETONS = new Set(['project', 'connect-settings', 'health', 'ready']);
 const NAMED: Record<string, string> = {
   'POST /sync': 'sync.start',
   'POST /passthrough': 'passthrough.send',
+  // The Panora client's paths (deprecated aliases).
+  'POST /linked-users/create': 'linkedUsers.createByPanoraPath',
+  'GET /linked-users/single': 'linkedUsers.getByOriginId',
+  'GET /magic-link/single': 'magicLink.getByQueryId',
+  'GET /field-mapping/attribute': 'fieldMapping.attributes.listByPanoraPath',
 };
 
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '../core/access';
+import { errorCodes, type ErrorCode } from '../core/errors';
 
 /** The error body of every endpoint (DESIGN.md §2). */
 export const errorSchema = z
@@ -8,7 +9,10 @@ export const errorSchema = z
     error: z.string(),
     message: z.string(),
     details: z
-      .object({ code: z.string(), request_id: z.string().optional() })
+      .object({
+        code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]).describe('Stable, machine-readable: the closed set of codes.'),
+        request_id: z.string().optional().describe('Also in the x-request-id header.'),
+      })
       .catchall(z.unknown())
       .optional(),
   })

@@ -30,6 +30,8 @@ import { registerOperationIds } from './operation-ids';
 import { auditLogRoutes } from './routes/audit-log';
 import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
+import { apiKeySecurity, finishDocument, type OpenApiDocument } from './openapi';
+import { publicBase } from '../connect/routes';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -123,10 +125,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
           bearer: { type: 'http', scheme: 'bearer' },
         },
       },
-      security: [{ apiKey: [] }, { bearer: [] }],
+      security: apiKeySecurity,
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) => finishDocument(jsonSchemaTransformObject(document) as OpenApiDocument) as ReturnType<typeof jsonSchemaTransformObject>,
   });
   // swagger-ui registers its own routes: they are public documentation.
   app.addHook('onRoute', (route) => {
@@ -157,7 +159,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   registerIdempotency(app, opts.services.idempotency);
   registerAuditLog(app, opts.services.audit);
 
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  // Without OMNIPORT_PUBLIC_URL, the server is the address the document was asked from.
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (request) => {
+    const doc = app.swagger();
+    return opts.publicUrl ? doc : { ...doc, servers: [{ url: publicBase(request, undefined) }] };
+  });
 
   const deps = { services: opts.services };
   await app.register(healthRoutes, deps);

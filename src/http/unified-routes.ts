@@ -6,7 +6,7 @@ import { isUuid } from '../core/access';
 import { isoDateTime } from '../core/unified/common';
 import { accessOf } from './auth';
 import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalConnectionTokenHeaders, remoteDataQuery } from './connection-token';
-import { errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from './schemas';
+import { envelope, errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from './schemas';
 
 /** A filter by parent id (the ticket of comments) must be an Omniport id. */
 function parentFilter(value: string | undefined): string | undefined {
@@ -76,15 +76,17 @@ export function readRoutes(
       schema: {
         tags: [tag],
         summary: `Get a ${spec.label} by id (the API key is enough)`,
+        description: 'Answers the envelope, like list and create calls: the object is in data.',
         headers: optionalConnectionTokenHeaders,
         params: idParams,
         querystring: remoteDataQuery,
-        response: { 200: spec.schema, ...errorResponses },
+        response: { 200: envelope(spec.schema), ...errorResponses },
       },
     },
     async (request) => {
       const token = await optionalConnectionOf(services, request);
-      return services.objects.get(accessOf(request), spec.objectType, request.params.id, token, { remoteData: request.query.remote_data });
+      const data = await services.objects.get(accessOf(request), spec.objectType, request.params.id, token, { remoteData: request.query.remote_data });
+      return { message: spec.label, statusCode: 200, data };
     },
   );
 }

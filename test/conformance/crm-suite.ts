@@ -115,7 +115,7 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(await sim.control.contact(contactRemoteId)).toBeDefined();
       const byId = await server.call('GET', `/crm/contacts/${contactId}`);
       expect(byId.status).toBe(200);
-      expect(byId.body.company_id).toBe(companyId);
+      expect(byId.body.data.company_id).toBe(companyId);
     });
 
     it('creates contacts in a batch with one invalid element: 207, the others created in order', async () => {
@@ -149,21 +149,21 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(patched.body.data.field_mappings).toEqual({});
       expect(JSON.stringify(await sim.control.deal(deal.remote_id))).toContain('98765.43');
       const again = await server.call('GET', `/crm/deals/${deal.id}`);
-      expect(again.body.amount).toBe('98765.43');
+      expect(again.body.data.amount).toBe('98765.43');
     });
 
     it('picks up a change made in the provider with an incremental sync', async () => {
       await sim.control.renameContact(contactRemoteId, 'Augusta');
       const status = await syncAndWait(server, token);
       expect(status.streams.find((s) => s.stream === 'crm.contact')?.mode).toBe('incremental');
-      expect((await server.call('GET', `/crm/contacts/${contactId}`)).body.first_name).toBe('Augusta');
+      expect((await server.call('GET', `/crm/contacts/${contactId}`)).body.data.first_name).toBe('Augusta');
     });
 
     it('marks a contact deleted in the provider as remote_was_deleted', async () => {
       const victim = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Temporary' } });
       await sim.control.deleteContact(victim.body.data.remote_id);
       await syncAndWait(server, token, { full: !sim.supports.deletionsInIncremental });
-      expect((await server.call('GET', `/crm/contacts/${victim.body.data.id}`)).body.remote_was_deleted).toBe(true);
+      expect((await server.call('GET', `/crm/contacts/${victim.body.data.id}`)).body.data.remote_was_deleted).toBe(true);
     });
 
     it('retries a rate-limited provider and answers 503 with Retry-After when it stays limited; 502 when it fails', async () => {
@@ -199,7 +199,7 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(sim.control.contactCustomField?.(created.body.data.remote_id, cf.id)).toBeDefined();
       await sim.control.setContactCustomField?.(created.body.data.remote_id, cf.id, cf.changedValue);
       await syncAndWait(server, token);
-      expect((await server.call('GET', `/crm/contacts/${created.body.data.id}`)).body.field_mappings).toEqual({ [name]: cf.changedValue });
+      expect((await server.call('GET', `/crm/contacts/${created.body.data.id}`)).body.data.field_mappings).toEqual({ [name]: cf.changedValue });
       const wrong = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'x', field_mappings: { [name]: [1, 2] } } });
       expect(wrong.status).toBe(400);
       expect(wrong.body.details.field).toBe(`field_mappings.${name}`);

@@ -157,8 +157,8 @@ export function runTicketingConformance(driver: TicketingDriver) {
 
       const byId = await server.call('GET', `/ticketing/tickets/${ticketId}`); // API key only
       expect(byId.status).toBe(200);
-      expect(byId.body.name).toBe(body.name);
-      expect(byId.body.remote_data).toBeUndefined();
+      expect(byId.body.data.name).toBe(body.name);
+      expect(byId.body.data.remote_data).toBeUndefined();
       const list = await server.call('GET', '/ticketing/tickets?limit=1000', { headers: headers() });
       expect(list.body.data.map((x: { id: string }) => x.id)).toContain(ticketId);
     });
@@ -252,7 +252,7 @@ export function runTicketingConformance(driver: TicketingDriver) {
       // Convention: the stream of tickets is named after its object type.
       expect(status.streams.find((s) => s.stream === 'ticketing.ticket')?.mode).toBe('incremental');
       const res = await server.call('GET', `/ticketing/tickets/${ticketId}`);
-      expect(res.body.name).toBe('Renamed in the provider');
+      expect(res.body.data.name).toBe('Renamed in the provider');
     });
 
     it('marks a ticket deleted in the provider as remote_was_deleted', async () => {
@@ -260,7 +260,7 @@ export function runTicketingConformance(driver: TicketingDriver) {
       await sim.control.deleteTicket(victim.body.data.remote_id);
       await syncAndWait(server, token, { full: !sim.supports.deletionsInIncremental });
       const res = await server.call('GET', `/ticketing/tickets/${victim.body.data.id}`);
-      expect(res.body.remote_was_deleted).toBe(true);
+      expect(res.body.data.remote_was_deleted).toBe(true);
       const listed = await server.call('GET', '/ticketing/tickets?limit=1000', { headers: headers() });
       expect(listed.body.data.map((x: { id: string }) => x.id)).not.toContain(victim.body.data.id);
       const withDeleted = await server.call('GET', '/ticketing/tickets?limit=1000&include_deleted=true', { headers: headers() });
@@ -330,12 +330,12 @@ export function runTicketingConformance(driver: TicketingDriver) {
 
       // Mapped values also appear on objects stored before the mapping, without a resync.
       const earlier = await server.call('GET', `/ticketing/tickets/${ticketId}`);
-      expect(Object.keys(earlier.body.field_mappings)).toEqual([name]);
+      expect(Object.keys(earlier.body.data.field_mappings)).toEqual([name]);
 
       await sim.control.setTicketCustomField?.(created.body.data.remote_id, cf.id, cf.changedValue);
       await syncAndWait(server, token);
       const after = await server.call('GET', `/ticketing/tickets/${created.body.data.id}`);
-      expect(after.body.field_mappings).toEqual({ [name]: cf.changedValue });
+      expect(after.body.data.field_mappings).toEqual({ [name]: cf.changedValue });
 
       const wrongType = await server.call('POST', '/ticketing/tickets', {
         headers: headers(),

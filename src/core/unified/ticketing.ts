@@ -151,6 +151,14 @@ export const attachmentInput = z
     file_url: z.url({ protocol: /^https?$/ }).optional(),
     content: z.base64().optional().describe('The file, base64-encoded.'),
     content_type: z.string().optional(),
+    uploader: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'The Panora client’s field: the Omniport id of a user of the connection (422 otherwise). The provider records the author of the comment the file is attached to as its uploader; this value is checked and answered back, not sent.',
+      ),
+    field_mappings: z.strictObject({}).optional().describe('Accepted empty, as the Panora client sends it: attachments carry no custom fields.'),
   })
   .refine((v) => (v.file_url ? !v.content : Boolean(v.content)), { message: 'give exactly one of file_url or content', path: ['content'] });
 export type AttachmentInput = z.infer<typeof attachmentInput>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../core/services';
 import { DATA_TYPES, OBJECT_TYPE_OWNERS } from '../../core/field-mapping';
 import { AppError } from '../../core/errors';
@@ -105,21 +106,22 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
     },
   );
 
+  const listAttributes = {
+    tags,
+    querystring: pageQuery.extend({ object_type_owner: z.string().optional() }),
+    response: { 200: listEnvelope(attributeSchema), ...errorResponses },
+  };
+  const attributes = async (request: FastifyRequest<{ Querystring: z.infer<typeof listAttributes.querystring> }>) => {
+    const { object_type_owner, ...page } = request.query;
+    const result = await services.fieldMapping.listAttributes(accessOf(request), page, { objectTypeOwner: object_type_owner });
+    return { message: 'Attributes', statusCode: 200, data: result.items.map(presentAttribute), next_cursor: result.nextCursor, prev_cursor: result.prevCursor };
+  };
+  app.get('/field-mapping/attributes', { schema: { ...listAttributes, summary: 'List the project’s attributes' } }, attributes);
+  // The Panora client's path (its getFieldMappings).
   app.get(
-    '/field-mapping/attributes',
-    {
-      schema: {
-        tags,
-        summary: 'List the project’s attributes',
-        querystring: pageQuery.extend({ object_type_owner: z.string().optional() }),
-        response: { 200: listEnvelope(attributeSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { object_type_owner, ...page } = request.query;
-      const result = await services.fieldMapping.listAttributes(accessOf(request), page, { objectTypeOwner: object_type_owner });
-      return { message: 'Attributes', statusCode: 200, data: result.items.map(presentAttribute), next_cursor: result.nextCursor, prev_cursor: result.prevCursor };
-    },
+    '/field-mapping/attribute',
+    { schema: { ...listAttributes, summary: 'List the project’s attributes (the Panora client’s path; deprecated, use GET /field-mapping/attributes)', deprecated: true } },
+    attributes,
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../core/services';
 import type { MagicLinkView } from '../../core/magic-links';
 import type { ConnectSettings } from '../../core/connect-settings';
@@ -103,15 +104,30 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
     },
   );
 
+  const getLink = async (request: FastifyRequest, id: string) => {
+    const view = await services.magicLinks.get(accessOf(request), id);
+    return { message: 'Magic link', statusCode: 200, data: presentLink(view) };
+  };
   app.get(
     '/magic-link/:id',
     {
       schema: { tags: ['magic links'], summary: 'Get a magic link', params: idParams, response: { 200: envelope(magicLinkSchema), ...errorResponses } },
     },
-    async (request) => {
-      const view = await services.magicLinks.get(accessOf(request), request.params.id);
-      return { message: 'Magic link', statusCode: 200, data: presentLink(view) };
+    async (request) => getLink(request, request.params.id),
+  );
+  // The Panora client's form: `single` is a path of its own, not an id.
+  app.get(
+    '/magic-link/single',
+    {
+      schema: {
+        tags: ['magic links'],
+        summary: 'Get a magic link by ?id= (the Panora client’s path; deprecated, use GET /magic-link/{id})',
+        deprecated: true,
+        querystring: z.object({ id: z.string().min(1).describe('The magic link’s id_invite_link.') }),
+        response: { 200: envelope(magicLinkSchema), ...errorResponses },
+      },
     },
+    async (request) => getLink(request, request.query.id),
   );
 
   app.delete(

@@ -127,9 +127,14 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
         tags: ['ticketing'],
         summary: 'Hold a file for a later comment: its id goes into a comment’s attachments',
         headers: connectionTokenHeaders,
+        querystring: remoteDataQuery.describe('Accepted as the Panora client sends it; a held file has no provider data yet.'),
         body: attachmentInput,
         response: {
-          201: envelope(z.object({ id: z.string(), file_name: z.string(), file_url: z.string().nullable(), status: z.literal('pending') })),
+          201: envelope(
+            z
+              .object({ id: z.string(), file_name: z.string(), file_url: z.string().nullable(), uploader: z.string().nullable(), status: z.literal('pending') })
+              .meta({ id: 'HeldAttachment' }),
+          ),
           ...errorResponses,
         },
       },
@@ -140,7 +145,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
       return reply.status(201).send({
         message: 'Attachment held until it is attached to a comment',
         statusCode: 201,
-        data: { id: row.id, file_name: row.fileName, file_url: row.fileUrl, status: 'pending' as const },
+        data: { id: row.id, file_name: row.fileName, file_url: row.fileUrl, uploader: request.body.uploader ?? null, status: 'pending' as const },
       });
     },
   );

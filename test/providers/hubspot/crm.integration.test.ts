@@ -95,7 +95,7 @@ describe('POST /crm/contacts/batch (endpoint 8)', () => {
     // Stored: readable by id with the API key alone.
     const one = await t.server.call('GET', `/crm/contacts/${res.body.data[0].id}?remote_data=true`);
     expect(one.status).toBe(200);
-    expect(one.body.remote_data).toMatchObject({ id: res.body.data[0].remote_id, properties: { email: 'person0@batch.example' } });
+    expect(one.body.data.remote_data).toMatchObject({ id: res.body.data[0].remote_id, properties: { email: 'person0@batch.example' } });
   });
 
   it('201 when every element is created; refusals of fields HubSpot cannot hold fail only their element', async () => {
@@ -181,7 +181,7 @@ describe('PATCH /crm/deals/{id} (endpoint 7)', () => {
     const patch = t.sim.requests.filter((r) => r.method === 'PATCH' && r.path === `/crm/v3/objects/deals/${remoteId}`).at(-1)!;
     expect((patch.body as { properties: Record<string, string> }).properties.amount).toBe('1234.56');
     // Stored: the GET answers the same amount.
-    expect((await t.server.call('GET', `/crm/deals/${dealId}`)).body.amount).toBe('1234.56');
+    expect((await t.server.call('GET', `/crm/deals/${dealId}`)).body.data.amount).toBe('1234.56');
   });
 
   it('a JSON number amount, a body id that matches, and only the changed field', async () => {
@@ -246,9 +246,9 @@ describe('associations both ways', () => {
       const runs = await t.syncAll({ full });
       expect(runs['crm.contact']!.mode).toBe(full ? 'full' : 'incremental');
       const c = await t.server.call('GET', `/crm/contacts/${await idOf('crm.contact', contact.id)}`);
-      expect(c.body).toMatchObject({ first_name: 'Remote', company_id: await idOf('crm.company', company.id) });
+      expect(c.body.data).toMatchObject({ first_name: 'Remote', company_id: await idOf('crm.company', company.id) });
       const d = await t.server.call('GET', `/crm/deals/${await idOf('crm.deal', deal.id)}`);
-      expect(d.body).toMatchObject({
+      expect(d.body.data).toMatchObject({
         name: 'Remote deal',
         amount: '77.70',
         stage_id: await idOf('crm.stage', 'qualifiedtobuy'),

@@ -71,7 +71,7 @@ describe('HubSpot field mapping', () => {
     expect(t.sim.getRecord('contacts', remoteId)!.properties).toMatchObject({ loyalty_tier: 'gold', nps_score: '9', vip: 'true' });
 
     const got = await t.server.call('GET', `/crm/contacts/${created.body.data.id}`);
-    expect(got.body.field_mappings).toEqual({ tier: 'gold', nps: 9, vip: true });
+    expect(got.body.data.field_mappings).toEqual({ tier: 'gold', nps: 9, vip: true });
 
     t.sim.updateRecord('contacts', remoteId, { loyalty_tier: 'platinum', nps_score: '10' });
     const runs = await t.syncAll();

@@ -94,7 +94,7 @@ describe('HubSpot sync at scale', () => {
     expect(await count('crm.deal', `and data->>'amount' = '1234.56'`)).toBe(11);
     const ids = await t.server.sql(`select id from unified_objects where connection_id = $1 and object_type = 'crm.contact' and remote_id = $2`, [t.connectionId, archived[0]!.id]);
     const gone = await t.server.call('GET', `/crm/contacts/${ids[0]!.id}`);
-    expect(gone.body).toMatchObject({ remote_id: archived[0]!.id, remote_was_deleted: true });
+    expect(gone.body.data).toMatchObject({ remote_id: archived[0]!.id, remote_was_deleted: true });
   });
 
   it('changes still hidden by the search index lag are picked up by the next run', async () => {

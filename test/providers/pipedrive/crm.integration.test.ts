@@ -114,7 +114,7 @@ describe('pipedrive: POST /crm/contacts/batch (endpoint 8)', () => {
     // stored: the list answers them without calling Pipedrive
     const one = await s.server.call('GET', `/crm/contacts/${res.body.data[0].id}`);
     expect(one.status).toBe(200);
-    expect(one.body.data ?? one.body).toMatchObject({ first_name: 'First0', company_id: ids('crm.company', company.id) });
+    expect(one.body.data).toMatchObject({ first_name: 'First0', company_id: ids('crm.company', company.id) });
     expectNoSpecViolations(s.sim);
   });
 
@@ -212,7 +212,7 @@ describe('pipedrive: deals, PATCH /crm/deals/{id} (endpoint 7) and associations'
 
     // read back from the store, still exact
     const got = await s.server.call('GET', `/crm/deals/${dealId}`);
-    expect((got.body.data ?? got.body).amount).toBe('1234.56');
+    expect(got.body.data.amount).toBe('1234.56');
 
     // the other limits of a Pipedrive deal, each a 422 naming the field
     const desc = await s.server.call('PATCH', `/crm/deals/${dealId}`, { body: { description: 'x' } });
@@ -235,9 +235,9 @@ describe('pipedrive: deals, PATCH /crm/deals/{id} (endpoint 7) and associations'
     s.sim.updateEntity('deals', deal.id, { person_id: otherPerson.id, org_id: otherOrg.id });
     await syncAndWait(s.server, s.token);
     const contact = (await s.server.call('GET', `/crm/contacts/${contactId}`)).body;
-    expect((contact.data ?? contact).company_id).toBe(ids('crm.company', otherOrg.id));
+    expect(contact.data.company_id).toBe(ids('crm.company', otherOrg.id));
     const d = (await s.server.call('GET', `/crm/deals/${dealId}`)).body;
-    expect(d.data ?? d).toMatchObject({ company_id: ids('crm.company', otherOrg.id), contact_ids: [ids('crm.contact', otherPerson.id)], amount: '1234.56' });
+    expect(d.data).toMatchObject({ company_id: ids('crm.company', otherOrg.id), contact_ids: [ids('crm.contact', otherPerson.id)], amount: '1234.56' });
 
     // and back through Omniport
     const res = await s.server.call('PATCH', `/crm/contacts/${contactId}`, { body: { company_id: companyId, last_name: 'J. Simpson' } });

@@ -97,7 +97,7 @@ describe('pipedrive field mapping end to end', () => {
     ] as const) {
       const got = await s.server.call('GET', `/crm/${path}/${view.body.data.id}`);
       expect(got.status).toBe(200);
-      expect((got.body.data ?? got.body).field_mappings).toEqual(view.body.data.field_mappings);
+      expect(got.body.data.field_mappings).toEqual(view.body.data.field_mappings);
     }
 
     // PATCH changes one value
