@@ -9,7 +9,7 @@
  * listed (`status=deleted`) by every run.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { V1, V2, cursorPages, offsetPages, type FieldDefinitions, type ResolvedOptions } from './api';
+import { V1, V2, cursorPages, idOrderedOffsetPages, type FieldDefinitions, type IdOffsetPosition, type ResolvedOptions } from './api';
 import { activityObjectType } from './activity';
 import { unifyOrganization } from './company.mapper';
 import { unifyPerson } from './contact.mapper';
@@ -117,7 +117,23 @@ function stagesSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
-/** Notes (API v1, offset pagination by id; `updated_since` on incremental runs). */
+/** A notes position: `{"start":…,"after":…}`; a bare offset from an older version starts over at it. */
+function notesPosition(resume: string | undefined): IdOffsetPosition | undefined {
+  if (!resume) return undefined;
+  if (/^\d+$/.test(resume)) return { start: Number(resume), after: null };
+  try {
+    const p = JSON.parse(resume) as IdOffsetPosition;
+    if (Number.isSafeInteger(p.start) && (p.after === null || Number.isSafeInteger(p.after))) return p;
+  } catch {
+    // an unreadable position starts the run over
+  }
+  return undefined;
+}
+
+/**
+ * Notes (API v1: offset pagination only, sorted by id; `updated_since` on incremental runs), walked by
+ * `idOrderedOffsetPages` so a note deleted during the run never makes the run skip another one.
+ */
 function notesSyncer(o: ResolvedOptions): ObjectSyncer {
   return {
     key: 'crm.note',
@@ -125,10 +141,9 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const start = opts.resume && /^\d+$/.test(opts.resume) ? Number(opts.resume) : 0;
       const query: Query = { sort: 'id ASC', updated_since: opts.since ? rfc3339(opts.since) : undefined };
-      for await (const page of offsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, start })) {
-        yield { records: page.items.filter((n) => n && typeof n.id === 'number').map((n) => unifyNote(n, ctx.ids)), resume: page.next };
+      for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
+        yield { records: page.items.map((n) => unifyNote(n, ctx.ids)), resume: page.next ? JSON.stringify(page.next) : null };
       }
     },
   };
