@@ -53,6 +53,8 @@ function v2Syncer<T, X>(
     objectTypes: string[];
     path: string;
     phases: Query[];
+    /** What the deletion check's id listing adds to the query. */
+    idsQuery?: Query;
     prepare: (ctx: AdapterContext) => Promise<X>;
     unify: (item: T, ctx: AdapterContext, extra: X) => UnifiedRecord;
   },
@@ -76,8 +78,20 @@ function v2Syncer<T, X>(
         }
       }
     },
+    // API v2 lists have no field selection: the plain list (no labels), largest pages, ids kept.
+    deletionCheck: {
+      objectTypes: spec.objectTypes,
+      async *listIds(ctx, opts) {
+        const query: Query = { sort_by: 'id', sort_direction: 'asc', ...spec.idsQuery };
+        for await (const page of cursorPages<{ id?: unknown }>(ctx, spec.path, { limit: 500, query, cursor: decode(opts.resume).cursor })) {
+          yield { remoteIds: idsOf(page.items), resume: page.next ? encode({ phase: 0, cursor: page.next }) : null };
+        }
+      },
+    },
   };
 }
+
+const idsOf = (items: { id?: unknown }[]) => items.filter((x) => x && typeof x.id === 'number').map((x) => String(x.id));
 
 const noPrep = async () => undefined;
 const LABELS: Query = { include_option_labels: true };
@@ -145,6 +159,15 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
       for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
         yield { records: page.items.map((n) => unifyNote(n, ctx.ids)), resume: page.next ? JSON.stringify(page.next) : null };
       }
+    },
+    // API v1 notes have no field selection either: the largest pages, ids kept.
+    deletionCheck: {
+      objectTypes: ['crm.note'],
+      async *listIds(ctx, opts) {
+        for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: 500, query: { sort: 'id ASC' }, from: notesPosition(opts.resume) })) {
+          yield { remoteIds: idsOf(page.items), resume: page.next ? JSON.stringify(page.next) : null };
+        }
+      },
     },
   };
 }
