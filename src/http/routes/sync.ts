@@ -52,7 +52,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
           target: 'connection',
           details: (request) => {
             const body = request.body as { full?: boolean; check_deletions?: boolean } | undefined;
-            return { full: body?.full === true, check_deletions: body?.check_deletions === true };
+            return { full: body?.full === true, ...(body?.check_deletions === true ? { check_deletions: true } : {}) };
           },
         },
       },

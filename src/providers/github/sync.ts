@@ -9,6 +9,7 @@
  * GitHub reports no deletions: every stream has `reportsDeletions: false`, so a full run that
  * completes marks what it did not see as deleted.
  */
+import { idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { compareNames, isStatus, listRepos, pages, updatedSincePages, type Page, type ResolvedOptions } from './api';
 import { isPullRequestComment, unifyComment } from './comment.mapper';
@@ -136,7 +137,7 @@ function tagsSyncer(o: ResolvedOptions): ObjectSyncer {
  * time (`updatedSincePages`): an issue deleted or changed during the run never makes it skip another one.
  */
 function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
-  return {
+  const syncer: ObjectSyncer = {
     key: 'ticketing.ticket',
     objectTypes: ['ticketing.ticket'],
     incremental: true,
@@ -152,6 +153,8 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
       );
     },
   };
+  // GitHub's REST lists have no field selection: the same walk, ids kept.
+  return { ...syncer, deletionCheck: idsOfFullRun(syncer.run, syncer.objectTypes) };
 }
 
 /**
@@ -160,7 +163,7 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
  * comments on pull requests are left out.
  */
 function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
-  return {
+  const syncer: ObjectSyncer = {
     key: 'ticketing.comment',
     objectTypes: ['ticketing.comment'],
     incremental: true,
@@ -176,6 +179,7 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
       );
     },
   };
+  return { ...syncer, deletionCheck: idsOfFullRun(syncer.run, syncer.objectTypes) };
 }
 
 export function githubSyncers(o: ResolvedOptions): ObjectSyncer[] {
