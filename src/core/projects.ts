@@ -36,8 +36,8 @@ export class ProjectService {
     return project;
   }
 
-  async setSyncInterval(projectId: string, minutes: number): Promise<ProjectRow> {
-    const project = await this.repo.setSyncInterval(projectId, minutes);
+  async updateSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null }): Promise<ProjectRow> {
+    const project = Object.keys(values).length ? await this.repo.setProjectSettings(projectId, values) : await this.repo.findProject(projectId);
     if (!project) throw new AppError('not_found', 'project not found');
     return project;
   }

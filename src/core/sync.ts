@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from './errors';
+import { DeletionChecks } from './deletion-check';
 import { isDatabaseUnavailable } from '../store/database';
 import { toRows } from './unified/records';
 import type { ProviderContexts } from './provider-context';
@@ -76,7 +77,12 @@ export class SyncService {
     private readonly overlapMs = 5 * 60_000,
     /** How often a running stream says it is alive; a stream silent for `staleAfterMs` lost its worker. */
     readonly liveness = { heartbeatMs: 15_000, staleAfterMs: 60_000 },
-  ) {}
+  ) {
+    this.deletions = new DeletionChecks(repo, controlPlane, contexts, liveness.heartbeatMs);
+  }
+
+  /** Periodic deletion checks of the streams whose incremental runs cannot see deletions. */
+  readonly deletions: DeletionChecks;
 
   streamsOf(connection: ConnectionRow): string[] {
     return this.contexts.adapterOf(connection).syncers.map((s) => s.key);

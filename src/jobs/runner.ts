@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { loggableError, type DatabaseHandle } from '../store/database';
 import type { ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncService } from '../core/sync';
+import { isDeletionCheck } from '../core/deletion-check';
 
 const SYNC_QUEUE = 'sync';
 const SCHEDULE_QUEUE = 'sync-schedule';
@@ -30,8 +31,8 @@ export interface JobLogger {
 }
 
 /**
- * pg-boss on the service's own database: one job per connection and sync stream (at most one queued and
- * one running per stream), a minute tick that queues connections due by their project's interval.
+ * pg-boss on the service's own database: one job per connection and sync stream or deletion check (at most
+ * one queued and one running each), a minute tick that queues what is due by its project's intervals.
  */
 export class JobRunner {
   private readonly boss: PgBoss;
@@ -76,7 +77,8 @@ export class JobRunner {
       if (!job) return;
       const { connectionId, stream, full } = job.data;
       try {
-        const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
+        const deadline = Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000);
+        const result = isDeletionCheck(stream) ? await this.sync.deletions.run(connectionId, stream, { deadline }) : await this.sync.run(connectionId, stream, { full, deadline });
         const { skipped, ...summary } = result;
         this.logger?.info({ connectionId, ...summary, skipped: skipped?.count ?? 0 }, 'sync job finished');
         // Which records, never their content; GET /sync/status shows them too.
@@ -97,6 +99,7 @@ export class JobRunner {
     // Polled every 5 s: the minute tick is due within seconds, not half a minute later.
     await this.boss.work(SCHEDULE_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
       for (const { id } of await this.controlPlane.connectionsDueForSync()) await this.enqueueAll(id);
+      for (const { connectionId, streams } of await this.sync.deletions.due()) await this.send(connectionId, streams);
     });
   }
 
@@ -128,6 +131,15 @@ export class JobRunner {
     if (!connection) return [];
     const streams = this.sync.streamsOf(connection);
     await this.enqueue(connectionId, streams, opts);
+    return streams;
+  }
+
+  /** Queues the deletion checks of a connection now (they also run on their project's interval). */
+  async enqueueDeletionChecks(connectionId: string): Promise<string[]> {
+    const connection = await this.controlPlane.findConnectionById(connectionId);
+    if (!connection) return [];
+    const streams = this.sync.deletions.streamsOf(connection);
+    await this.enqueue(connectionId, streams);
     return streams;
   }
 

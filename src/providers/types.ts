@@ -56,6 +56,24 @@ export interface ObjectSyncer {
    */
   reportsDeletions: boolean;
   run(ctx: AdapterContext, opts: SyncOptions): AsyncIterable<SyncBatch>;
+  /**
+   * For streams whose incremental runs cannot see deletions: a listing of ids alone, for the periodic
+   * deletion check. Without it, such deletions are seen at the next full run only.
+   */
+  deletionCheck?: DeletionCheck;
+}
+
+export interface DeletionCheck {
+  /** The object types whose ids `listIds` lists (objects of these types it does not list are gone). */
+  objectTypes: string[];
+  /** Every remote id the provider still has, as lightly as its API allows (ids only, the largest pages). */
+  listIds(ctx: AdapterContext, opts: { resume?: string }): AsyncIterable<IdBatch>;
+}
+
+/** One page of an id listing: remote ids as the stream's records carry them, and the position after it. */
+export interface IdBatch {
+  remoteIds: string[];
+  resume: string | null;
 }
 
 /** A file to upload with a comment, already fetched. */

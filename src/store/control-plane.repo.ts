@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { insertEvents } from './events.repo';
-import { apiKeys, connections, linkedUsers, projects, users } from './schema';
+import { apiKeys, connections, DELETION_CHECK_SUFFIX, linkedUsers, projects, users } from './schema';
 import { pageByCreation, type PageRequest } from './pagination';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -158,15 +158,34 @@ export class ControlPlaneRepo {
     const result = await this.db.execute(sql`
       select c.id from connections c join projects p on p.id = c.project_id
       where c.status = 'valid'
-        and coalesce((select min(s.last_success_at) from sync_states s where s.connection_id = c.id), 'epoch'::timestamptz)
+        and coalesce((select min(s.last_success_at) from sync_states s where s.connection_id = c.id and s.stream not like ${`%${DELETION_CHECK_SUFFIX}`}), 'epoch'::timestamptz)
             < now() - p.sync_interval_minutes * interval '1 minute' + interval '30 seconds'`);
     return (result as unknown as { rows: { id: string }[] }).rows;
   }
 
+  /**
+   * Connections with a deletion check older than their project's interval (the oldest check of the
+   * connection, or its creation when none has run yet), with that interval; which of their streams are due
+   * is decided per stream by the caller.
+   */
+  async connectionsDueForDeletionCheck(): Promise<{ id: string; interval_minutes: number }[]> {
+    const result = await this.db.execute(sql`
+      select c.id, p.deletion_check_interval_minutes as interval_minutes from connections c join projects p on p.id = c.project_id
+      where c.status = 'valid' and p.deletion_check_interval_minutes is not null
+        and coalesce((select min(s.last_success_at) from sync_states s where s.connection_id = c.id and s.stream like ${`%${DELETION_CHECK_SUFFIX}`}), c.created_at)
+            < now() - p.deletion_check_interval_minutes * interval '1 minute' + interval '30 seconds'`);
+    return (result as unknown as { rows: { id: string; interval_minutes: number }[] }).rows;
+  }
+
   async setSyncInterval(projectId: string, minutes: number): Promise<ProjectRow | undefined> {
-    const [row] = await this.db.update(projects).set({ syncIntervalMinutes: minutes }).where(eq(projects.id, projectId)).returning();
+    return this.setProjectSettings(projectId, { syncIntervalMinutes: minutes });
+  }
+
+  async setProjectSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null }): Promise<ProjectRow | undefined> {
+    const [row] = await this.db.update(projects).set(values).where(eq(projects.id, projectId)).returning();
     return row;
   }
+
 
   async findConnectionByTokenHash(projectId: string, tokenHash: string): Promise<ConnectionRow | undefined> {
     const [row] = await this.db

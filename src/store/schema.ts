@@ -25,6 +25,8 @@ export const projects = pgTable('projects', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   name: text('name').notNull(),
   syncIntervalMinutes: integer('sync_interval_minutes').notNull().default(60),
+  /** How often streams without a deletion feed check which objects are gone (ids only); null: never. */
+  deletionCheckIntervalMinutes: integer('deletion_check_interval_minutes').default(360),
   createdAt: createdAt(),
 });
 
@@ -162,6 +164,23 @@ export const syncStates = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.connectionId, t.stream] })],
+);
+
+/** The sync state of a stream's deletion check is kept under the stream's name with this suffix. */
+export const DELETION_CHECK_SUFFIX = '#deletions';
+
+/**
+ * Remote ids a deletion check has listed so far (the run is resumable: they outlive a job). When the
+ * listing is complete, objects of the stream not among them are marked deleted, then the rows go.
+ */
+export const deletionCheckIds = pgTable(
+  'deletion_check_ids',
+  {
+    connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id').notNull(),
+    remoteId: text('remote_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.remoteId] }), index('deletion_check_ids_connection_idx').on(t.connectionId)],
 );
 
 /** Files posted to POST /ticketing/attachments, waiting to be attached to a comment. */

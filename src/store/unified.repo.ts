@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
-import { syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
+import { deletionCheckIds, syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
 import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
 import { keysetPage, whereAll, type PageRequest } from './pagination';
 
@@ -107,6 +107,48 @@ export class UnifiedRepo {
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
     return Number(rowsOf(result)[0]!.n);
+  }
+
+  /**
+   * Saves remote ids a deletion check listed, with its position after them (one transaction: a resumed check
+   * neither loses nor needs to list them again).
+   */
+  async saveListedIds(connectionId: string, runId: string, remoteIds: string[], stateAfter: typeof syncStates.$inferInsert): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (let i = 0; i < remoteIds.length; i += UPSERT_CHUNK) {
+        const chunk = remoteIds.slice(i, i + UPSERT_CHUNK);
+        await tx.execute(sql`
+          insert into deletion_check_ids (connection_id, run_id, remote_id)
+          select ${connectionId}::uuid, ${runId}::uuid, x from jsonb_array_elements_text(${JSON.stringify(chunk)}::jsonb) as x
+          on conflict do nothing`);
+      }
+      await new UnifiedRepo(tx as unknown as Database).saveSyncState(stateAfter);
+    });
+  }
+
+  /**
+   * After a complete id listing: objects of these types it did not list are gone from the provider, except
+   * objects written since the listing started (created meanwhile, or synced after it began). Writes their
+   * `.deleted` record events like any change, and forgets the listed ids.
+   */
+  async markNotListedDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
+    const result = await this.db.execute(sql`
+      with changes as (
+        update unified_objects u set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        where u.connection_id = ${connectionId} and u.object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not u.remote_was_deleted
+          and u.updated_at < ${runStartedAt.toISOString()}::timestamptz
+          and not exists (select 1 from deletion_check_ids d where d.run_id = ${runId} and d.remote_id = u.remote_id)
+        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+      ),
+      ${recordEvents('changes')}
+      select count(*)::int as n from changes`);
+    await this.forgetListedIds(connectionId, runId);
+    return Number(rowsOf(result)[0]!.n);
+  }
+
+  /** Drops the ids a deletion check listed (done, or abandoned for a new one). */
+  async forgetListedIds(connectionId: string, runId: string): Promise<void> {
+    await this.db.delete(deletionCheckIds).where(and(eq(deletionCheckIds.connectionId, connectionId), eq(deletionCheckIds.runId, runId)));
   }
 
   list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {

@@ -267,6 +267,32 @@ export function runTicketingConformance(driver: TicketingDriver) {
       expect(withDeleted.body.data.map((x: { id: string }) => x.id)).toContain(victim.body.data.id);
     });
 
+    it('a deletion check marks a ticket deleted in the provider without a full sync, with its event (where runs cannot see deletions)', async () => {
+      const checkOf = async () =>
+        (await server.call('GET', '/sync/status', { headers: headers() })).body.data.streams.find((x: { stream: string }) => x.stream === 'ticketing.ticket').deletion_check;
+      const check = await checkOf();
+      // Only a provider whose incremental runs see deletions may do without.
+      if (check === null) {
+        expect(sim.supports.deletionsInIncremental).toBe(true);
+        return;
+      }
+      expect(check).toMatchObject({ next_at: expect.any(String) });
+      const victim = await server.call('POST', '/ticketing/tickets', { headers: headers(), body: { ...baseTicket(), name: 'to delete, found by the check' } });
+      await sim.control.deleteTicket(victim.body.data.remote_id);
+      const started = Date.now();
+      expect((await server.call('POST', '/sync', { headers: headers(), body: { check_deletions: true } })).status).toBe(202);
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const c = await checkOf();
+        if (c.status === 'idle' && c.last_success_at && Date.parse(c.last_success_at) >= started - 5) break;
+        if (Date.now() > deadline) throw new Error(`the deletion check did not end: ${JSON.stringify(c)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect((await server.call('GET', `/ticketing/tickets/${victim.body.data.id}`)).body.remote_was_deleted).toBe(true);
+      const events = (await server.call('GET', '/events?type=ticketing.ticket.deleted&limit=1000')).body.data as { data: { object: { id: string } } }[];
+      expect(events.map((e) => e.data.object.id)).toContain(victim.body.data.id);
+    });
+
     it('retries a rate-limited provider, then answers 503 with Retry-After when it stays limited', async () => {
       sim.control.rateLimit(1);
       const ok = await server.call('POST', '/ticketing/tickets', { headers: headers(), body: baseTicket() });

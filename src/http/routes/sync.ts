@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
 import type { JobRunner } from '../../jobs/runner';
 import { AppError } from '../../core/errors';
+import { deletionCheckStream } from '../../core/deletion-check';
 import { accessOf } from '../auth';
 import { connectionOf, connectionTokenHeaders } from '../connection-token';
 import { envelope, errorResponses } from '../schemas';
@@ -25,6 +26,17 @@ const streamStatus = z
     skipped: z
       .array(z.object({ object_type: z.string(), remote_id: z.string(), sqlstate: z.string() }))
       .describe('The first 20 of them, by object type and provider id, with the database’s SQLSTATE.'),
+    deletion_check: z
+      .object({
+        status: z.string().describe('never_run, idle, running, failed, waiting_for_rate_limit or stalled, as for a stream'),
+        ids_listed: z.number().int().describe('Ids listed by the current or last check.'),
+        marked_deleted: z.number().int().describe('Objects the last complete check marked deleted.'),
+        last_success_at: z.string().nullable(),
+        last_error: z.string().nullable(),
+        next_at: z.string().nullable().describe('When it is due next (null: turned off for the project).'),
+      })
+      .nullable()
+      .describe('Streams whose changes cannot show deletions: the periodic check that lists ids only and marks the objects no longer listed deleted. Null for streams that need none.'),
   })
   .meta({ id: 'SyncStreamStatus' });
 
@@ -34,12 +46,29 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
   app.post(
     '/sync',
     {
-      config: { audit: { action: 'sync.requested', target: 'connection', details: (request) => ({ full: (request.body as { full?: boolean } | undefined)?.full === true }) } },
+      config: {
+        audit: {
+          action: 'sync.requested',
+          target: 'connection',
+          details: (request) => {
+            const body = request.body as { full?: boolean; check_deletions?: boolean } | undefined;
+            return { full: body?.full === true, ...(body?.check_deletions === true ? { check_deletions: true } : {}) };
+          },
+        },
+      },
       schema: {
         tags: ['sync'],
         summary: 'Queue a sync of the connection now (runs in the background)',
         headers: connectionTokenHeaders,
-        body: z.strictObject({ full: z.boolean().optional().describe('Read everything again instead of changes only.') }).optional(),
+        body: z
+          .strictObject({
+            full: z.boolean().optional().describe('Read everything again instead of changes only.'),
+            check_deletions: z
+              .boolean()
+              .optional()
+              .describe('Also run the deletion checks now (streams that cannot see deletions in their changes: ids listed, objects no longer listed marked deleted).'),
+          })
+          .optional(),
         response: { 202: envelope(z.object({ queued: z.array(z.string()) })), ...errorResponses },
       },
     },
@@ -47,6 +76,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
       const connection = await connectionOf(services, request);
       if (connection.status !== 'valid') throw new AppError('needs_reauth', `the ${connection.provider} connection needs to be authorised again`);
       const queued = await jobs.enqueueAll(connection.id, { full: request.body?.full });
+      if (request.body?.check_deletions) queued.push(...(await jobs.enqueueDeletionChecks(connection.id)));
       return reply.status(202).send({ message: 'Sync queued', statusCode: 202, data: { queued } });
     },
   );
@@ -64,6 +94,22 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
     async (request) => {
       const connection = await connectionOf(services, request);
       const states = new Map((await services.sync.status(connection.id)).map((s) => [s.stream, s]));
+      const { deletionCheckIntervalMinutes } = await services.projects.get(connection.projectId);
+      const checks = new Set(services.sync.deletions.streamsOf(connection));
+      const deletionCheck = (stream: string) => {
+        const key = deletionCheckStream(stream);
+        if (!checks.has(key)) return null;
+        const c = states.get(key);
+        const since = c?.lastSuccessAt ?? connection.createdAt;
+        return {
+          status: c ? services.sync.displayStatus(c) : 'never_run',
+          ids_listed: c?.recordsInRun ?? 0,
+          marked_deleted: c?.changesInRun?.deleted ?? 0,
+          last_success_at: iso(c?.lastSuccessAt ?? null),
+          last_error: c?.lastError ?? null,
+          next_at: deletionCheckIntervalMinutes === null ? null : iso(new Date(since.getTime() + deletionCheckIntervalMinutes * 60_000)),
+        };
+      };
       const streams = services.sync.streamsOf(connection).map((stream) => {
         const s = states.get(stream);
         return {
@@ -76,6 +122,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
           skipped_records: s?.skippedInRun ?? 0,
           skipped: s?.skipped ?? [],
           resumes_at: s?.status === 'waiting_for_rate_limit' ? iso(s.resumeAt) : null,
+          deletion_check: deletionCheck(stream),
         };
       });
       return { message: 'Sync status', statusCode: 200, data: { connection_status: connection.status, streams } };
@@ -106,24 +153,45 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
       schema: {
         tags: ['project'],
         summary: 'Change the project’s settings',
-        body: z.strictObject({ sync_interval_minutes: z.number().int().min(5).max(7 * 24 * 60).describe('How often every connection syncs.') }),
+        body: z.strictObject({
+          sync_interval_minutes: z.number().int().min(5).max(7 * 24 * 60).optional().describe('How often every connection syncs.'),
+          deletion_check_interval_minutes: z
+            .number()
+            .int()
+            .min(15)
+            .max(30 * 24 * 60)
+            .nullable()
+            .optional()
+            .describe('How often streams that cannot see deletions in their changes list ids to find deleted objects; null turns it off.'),
+        }),
         response: { 200: envelope(projectSchema), ...errorResponses },
       },
     },
     async (request) => {
-      const project = await services.projects.setSyncInterval(accessOf(request).projectId, request.body.sync_interval_minutes);
+      const { sync_interval_minutes, deletion_check_interval_minutes } = request.body;
+      const project = await services.projects.updateSettings(accessOf(request).projectId, {
+        ...(sync_interval_minutes !== undefined ? { syncIntervalMinutes: sync_interval_minutes } : {}),
+        ...(deletion_check_interval_minutes !== undefined ? { deletionCheckIntervalMinutes: deletion_check_interval_minutes } : {}),
+      });
       return { message: 'Project updated', statusCode: 200, data: presentProject(project) };
     },
   );
 };
 
 const projectSchema = z
-  .object({ id_project: z.string(), name: z.string(), sync_interval_minutes: z.number().int(), created_at: z.string() })
+  .object({
+    id_project: z.string(),
+    name: z.string(),
+    sync_interval_minutes: z.number().int(),
+    deletion_check_interval_minutes: z.number().int().nullable().describe('null: deletion checks are off'),
+    created_at: z.string(),
+  })
   .meta({ id: 'Project' });
 
-const presentProject = (p: { id: string; name: string; syncIntervalMinutes: number; createdAt: Date }) => ({
+const presentProject = (p: { id: string; name: string; syncIntervalMinutes: number; deletionCheckIntervalMinutes: number | null; createdAt: Date }) => ({
   id_project: p.id,
   name: p.name,
   sync_interval_minutes: p.syncIntervalMinutes,
+  deletion_check_interval_minutes: p.deletionCheckIntervalMinutes,
   created_at: p.createdAt.toISOString(),
 });

@@ -4,7 +4,7 @@
  * attachments in one stream — each conversation is read with its inboxes, comments and messages, which
  * the ticket needs anyway (collection, description).
  */
-import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { isGone, isStatus, listAll, pages, type ListPage, type Query, type ResolvedOptions } from './api';
 import { unifyAccount, unifyContact } from './contact.mapper';
 import { conversationDetails, unifyWithDetails } from './conversations';
@@ -83,6 +83,19 @@ function contactsSyncer(o: ResolvedOptions): ObjectSyncer {
       if (opts.since) query['q[updated_after]'] = opts.since.getTime() / 1000;
       for await (const page of pages<FrContact>(ctx, '/contacts', { query, pageToken: opts.resume })) {
         yield { records: page.items.map((c) => unifyContact(c, ctx.ids, accountOf.get(c.id))), resume: page.next };
+      }
+    },
+    deletionCheck: idsOf('/contacts', ['ticketing.contact'], 100),
+  };
+}
+
+/** Front lists have no field selection: the plain list, in its largest pages (100), ids kept. */
+function idsOf(path: string, objectTypes: string[], limit: number): DeletionCheck {
+  return {
+    objectTypes,
+    async *listIds(ctx, opts) {
+      for await (const page of pages<{ id?: unknown }>(ctx, path, { query: { limit }, pageToken: opts.resume })) {
+        yield { remoteIds: page.items.filter((x) => x && typeof x.id === 'string').map((x) => x.id as string), resume: page.next };
       }
     },
   };
@@ -193,6 +206,8 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: await recordsOf(ctx, current.filter((c): c is FrConversation => c !== null), o), resume };
       }
     },
+    // The event feed shows conversations trashed, not those deleted for good (nor their comments).
+    deletionCheck: idsOf('/conversations', ['ticketing.ticket'], 100),
   };
 }
 

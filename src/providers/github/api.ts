@@ -7,7 +7,7 @@ import { AppError } from '../../core/errors';
 import { ProviderError, type RequestOptions } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { GhRepository, GhUser } from './types';
-import { PROVIDER, repoPath, type RepoRef } from './util';
+import { PROVIDER, repoPath, sinceParam, type RepoRef } from './util';
 
 export interface GithubAdapterOptions {
   /** `per_page` of lists (GitHub allows at most 100). */
@@ -72,6 +72,64 @@ export async function* pages<T>(
     if (!next || seen.has(next)) return;
     seen.add(next);
     url = next;
+  }
+}
+
+/** Where a walk by update time goes on: the second it has reached, and the page within that second. */
+interface UpdatedPosition {
+  since: string | null;
+  page: number;
+}
+
+function parseUpdatedPosition(from: string | null | undefined): UpdatedPosition | undefined {
+  if (!from) return undefined;
+  try {
+    const p = JSON.parse(from) as UpdatedPosition;
+    if ((p.since === null || typeof p.since === 'string') && Number.isSafeInteger(p.page) && p.page >= 1) return p;
+  } catch {
+    // a next-page URL saved by an older version: that list starts over
+  }
+  return undefined;
+}
+
+
+/**
+ * Walks a list that can be sorted by `updated` ascending and filtered by `since` (issues, comments), by
+ * time rather than by page number: each request asks for the first page of what changed since the last
+ * item read (GitHub's `since` includes that second). With page numbers, an item deleted from a page already
+ * read moves every later one back, so the first item of the next page would never be read; here a
+ * deletion or change moves nothing onto pages already read (a changed item comes again at the end, saved
+ * once by its remote id; unchanged ones of the second read again are left out). Only when a whole page shares one second does it go on with the next page of
+ * that second. `next` is the position to resume at (JSON), null after the last page.
+ */
+export async function* updatedSincePages<T extends { id?: number; updated_at?: string | null }>(
+  ctx: AdapterContext,
+  o: ResolvedOptions,
+  path: string,
+  opts: { query?: RequestOptions['query']; since?: string; from?: string | null; headers?: Record<string, string> },
+): AsyncGenerator<Page<T>> {
+  let at: UpdatedPosition = parseUpdatedPosition(opts.from) ?? { since: opts.since ?? null, page: 1 };
+  // Items of the last second read, unchanged since: the next page starts with them again, skip them there.
+  let alreadyRead = new Set<string>();
+  const versionOf = (x: T) => `${x?.id}@${x?.updated_at}`;
+  for (;;) {
+    const res = await ctx.http.request<T[]>('GET', path, {
+      query: { ...opts.query, sort: 'updated', direction: 'asc', since: at.since ?? undefined, per_page: o.pageSize, page: at.page },
+      headers: opts.headers,
+    });
+    if (!Array.isArray(res.data)) {
+      throw new AppError('provider_error', `GitHub answered ${path} with something other than a list`, { provider: PROVIDER, provider_status: res.status });
+    }
+    const lastUpdated = res.data.map((x) => x?.updated_at).filter((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t))).pop();
+    let next: UpdatedPosition | null = null;
+    if (nextLink(res.headers.link) && res.data.length > 0) {
+      const second = lastUpdated ? (sinceParam(new Date(lastUpdated)) ?? null) : at.since;
+      next = second === at.since ? { since: at.since, page: at.page + 1 } : { since: second, page: 1 };
+    }
+    yield { items: res.data.filter((x) => !alreadyRead.has(versionOf(x))), next: next && JSON.stringify(next) };
+    if (!next) return;
+    alreadyRead = new Set(res.data.filter((x) => typeof x?.updated_at === 'string' && sinceParam(new Date(x.updated_at)) === next!.since).map(versionOf));
+    at = next;
   }
 }
 

@@ -4,12 +4,14 @@
  * comments (issue comments, pull-request comments left out). Each yields one batch per GitHub page.
  *
  * Per-repository streams walk the repositories in full-name order; their resume position is
- * `{"repo": "<full name>", "next": "<next page URL>" | null}` (null: that repository is done).
+ * `{"repo": "<full name>", "next": <position in that repository's list> | null}` (null: that repository
+ * is done). Issues and comments are walked by update time, so deletions during a run skip nothing.
  * GitHub reports no deletions: every stream has `reportsDeletions: false`, so a full run that
  * completes marks what it did not see as deleted.
  */
+import { idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
-import { compareNames, isStatus, listRepos, pages, type ResolvedOptions } from './api';
+import { compareNames, isStatus, listRepos, pages, updatedSincePages, type Page, type ResolvedOptions } from './api';
 import { isPullRequestComment, unifyComment } from './comment.mapper';
 import { MEDIA_TYPE_FULL } from './http';
 import { unifyRepository } from './repository.mapper';
@@ -45,10 +47,8 @@ async function* perRepository<T>(
   ctx: AdapterContext,
   o: ResolvedOptions,
   resume: string | undefined,
-  path: (repo: RepoRef) => string,
-  query: Record<string, string | undefined>,
+  walk: (repo: RepoRef, from: string | null) => AsyncGenerator<Page<T>>,
   toRecords: (items: T[], repo: RepoRef) => UnifiedRecord[],
-  headers?: Record<string, string>,
 ): AsyncGenerator<SyncBatch> {
   const from = parseResume(resume);
   const repos = (await listRepos(ctx, o)).filter((r) => r.has_issues !== false);
@@ -64,7 +64,7 @@ async function* perRepository<T>(
     }
     const repo = parseRepo(r.full_name, 'repository');
     try {
-      for await (const page of pages<T>(ctx, o, path(repo), { query, from: start, headers })) {
+      for await (const page of walk(repo, start)) {
         yield { records: toRecords(page.items, repo), resume: position(r.full_name, page.next) };
       }
     } catch (err) {
@@ -110,7 +110,7 @@ function usersSyncer(o: ResolvedOptions): ObjectSyncer {
         fresh(me);
         yield { records: [unifyUser(me)], resume: opts.resume ?? null };
       }
-      yield* perRepository<GhUser>(ctx, o, opts.resume, (r) => `${repoPath(r)}/assignees`, {}, (items) =>
+      yield* perRepository<GhUser>(ctx, o, opts.resume, (r, from) => pages(ctx, o, `${repoPath(r)}/assignees`, { from }), (items) =>
         items.filter((u) => u && typeof u.login === 'string' && fresh(u)).map(unifyUser),
       );
     },
@@ -125,7 +125,7 @@ function tagsSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: false,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      yield* perRepository<GhLabel>(ctx, o, opts.resume, (r) => `${repoPath(r)}/labels`, {}, (items) =>
+      yield* perRepository<GhLabel>(ctx, o, opts.resume, (r, from) => pages(ctx, o, `${repoPath(r)}/labels`, { from }), (items) =>
         items.filter((l): l is GhLabel & { id: number; name: string } => typeof l?.id === 'number' && typeof l.name === 'string').map(unifyLabel),
       );
     },
@@ -133,48 +133,53 @@ function tagsSyncer(o: ResolvedOptions): ObjectSyncer {
 }
 
 /**
- * Issues of every repository with issues (`state=all`, `since` on incremental runs), most recently
- * updated first: an issue changed during the run moves to pages already read (it is caught by the next
- * run, whose `since` covers it) instead of pushing an unread one back, so nothing is skipped.
+ * Issues of every repository with issues (`state=all`, from `since` on incremental runs), walked by update
+ * time (`updatedSincePages`): an issue deleted or changed during the run never makes it skip another one.
  */
 function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
-  return {
+  const syncer: ObjectSyncer = {
     key: 'ticketing.ticket',
     objectTypes: ['ticketing.ticket'],
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const query = { state: 'all', sort: 'updated', direction: 'desc', since: sinceParam(opts.since) };
-      yield* perRepository<GhIssue>(ctx, o, opts.resume, (r) => `${repoPath(r)}/issues`, query, (items, repo) =>
-        items.filter((i) => i && typeof i.number === 'number' && !isPullRequest(i)).map((i) => unifyIssue(i, ctx.ids, repo)),
+      const since = sinceParam(opts.since);
+      yield* perRepository<GhIssue>(
+        ctx,
+        o,
+        opts.resume,
+        (r, from) => updatedSincePages<GhIssue>(ctx, o, `${repoPath(r)}/issues`, { query: { state: 'all' }, since, from }),
+        (items, repo) => items.filter((i) => i && typeof i.number === 'number' && !isPullRequest(i)).map((i) => unifyIssue(i, ctx.ids, repo)),
       );
     },
   };
+  // GitHub's REST lists have no field selection: the same walk, ids kept.
+  return { ...syncer, deletionCheck: idsOfFullRun(syncer.run, syncer.objectTypes) };
 }
 
 /**
- * Issue comments of every repository with issues, one repository-wide list each (`since` on
- * incremental runs), with the `full` media type for `body_html`; comments on pull requests are left out.
+ * Issue comments of every repository with issues, one repository-wide list each (from `since` on
+ * incremental runs, walked by update time like issues), with the `full` media type for `body_html`;
+ * comments on pull requests are left out.
  */
 function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
-  return {
+  const syncer: ObjectSyncer = {
     key: 'ticketing.comment',
     objectTypes: ['ticketing.comment'],
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const query = { sort: 'updated', direction: 'desc', since: sinceParam(opts.since) };
+      const since = sinceParam(opts.since);
       yield* perRepository<GhComment>(
         ctx,
         o,
         opts.resume,
-        (r) => `${repoPath(r)}/issues/comments`,
-        query,
+        (r, from) => updatedSincePages<GhComment>(ctx, o, `${repoPath(r)}/issues/comments`, { since, from, headers: { accept: MEDIA_TYPE_FULL } }),
         (items) => items.filter((c) => c && typeof c.id === 'number' && !isPullRequestComment(c)).map((c) => unifyComment(c, ctx.ids)),
-        { accept: MEDIA_TYPE_FULL },
       );
     },
   };
+  return { ...syncer, deletionCheck: idsOfFullRun(syncer.run, syncer.objectTypes) };
 }
 
 export function githubSyncers(o: ResolvedOptions): ObjectSyncer[] {

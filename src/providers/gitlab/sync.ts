@@ -4,6 +4,7 @@
  * last page. Only tickets and comments are incremental (`updated_after`); the others are small and
  * re-read in full, so deletions are found by the sync's full-run sweep.
  */
+import { idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { apiRoot, isGone, memberProjects, offsetPages, projectIssuePages, webBase, type IssueCursor, type ResolvedOptions } from './api';
 import { unifyNote } from './comment.mapper';
@@ -191,13 +192,9 @@ async function* issueBatches(
 }
 
 function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
-  return {
-    key: 'ticketing.ticket',
-    objectTypes: ['ticketing.ticket'],
-    incremental: true,
-    reportsDeletions: false,
-    run: (ctx, opts) => issueBatches(ctx, o, opts, async (_p, issues) => issues.map((i) => unifyTicket(i, ctx.ids))),
-  };
+  const run: ObjectSyncer['run'] = (ctx, opts) => issueBatches(ctx, o, opts, async (_p, issues) => issues.map((i) => unifyTicket(i, ctx.ids)));
+  // GitLab's issue lists have no field selection: the same keyset walk, ids kept.
+  return { key: 'ticketing.ticket', objectTypes: ['ticketing.ticket'], incremental: true, reportsDeletions: false, run, deletionCheck: idsOfFullRun(run, ['ticketing.ticket']) };
 }
 
 /** Every user note (system notes left out) of one issue, oldest first; none when the issue is gone. */

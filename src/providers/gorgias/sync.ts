@@ -17,7 +17,7 @@
  *
  * Resume positions are Gorgias cursors, which are short-lived: a refused cursor restarts the walk.
  */
-import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
 import { isStaleCursor, listPages, type Page, type ResolvedOptions } from './api';
 import { unifyMessage } from './comment.mapper';
 import { unifyCustomer } from './contact.mapper';
@@ -154,6 +154,20 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
         // Include trashed tickets, so that trashing is seen as a deletion.
         { trashed: true },
       ),
+    // Tickets deleted for good (trashed ones are listed, and reported by the runs).
+    deletionCheck: idsOf(o, '/api/tickets', ['ticketing.ticket'], { trashed: true }),
+  };
+}
+
+/** Gorgias lists have no field selection: creation order, pages of up to 100, ids kept. */
+function idsOf(o: ResolvedOptions, path: string, objectTypes: string[], query: Query = {}): DeletionCheck {
+  return {
+    objectTypes,
+    async *listIds(ctx, opts) {
+      for await (const page of pagesFrom<{ id?: unknown }>(ctx, path, o, { ...BY_CREATION, ...query }, readResume(opts.resume, 'full'))) {
+        yield { remoteIds: page.items.filter((x) => x && typeof x.id === 'number').map((x) => String(x.id)), resume: writeResume('full', page.next) };
+      }
+    },
   };
 }
 
@@ -177,6 +191,7 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
             return [u.comment, ...u.attachments];
           }),
       ),
+    deletionCheck: idsOf(o, '/api/messages', ['ticketing.comment']),
   };
 }
 

@@ -130,6 +130,13 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: page.issues.map((i) => unifyTicket(i, ctx.ids)), resume: page.resume };
       }
     },
+    // The same search asking for ids only, which Jira answers in pages of up to 5,000.
+    deletionCheck: {
+      objectTypes: ['ticketing.ticket'],
+      async *listIds(ctx, opts) {
+        for await (const page of issuePages(ctx, o, { resume: opts.resume }, ['id'], 5000)) yield { remoteIds: page.issues.map((i) => String(i.id)), resume: page.resume };
+      },
+    },
   };
 }
 

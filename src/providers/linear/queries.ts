@@ -112,6 +112,25 @@ export const ISSUES = /* GraphQL */ `
   ${ISSUE_FIELDS}
 `;
 
+/** Ids alone, for the deletion check (archived and trashed issues too: the runs report those). */
+export const ISSUE_IDS = /* GraphQL */ `
+  query OmniportIssueIds($first: Int, $after: String) {
+    issues(first: $first, after: $after, includeArchived: true, orderBy: createdAt) {
+      nodes { id }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
+export const COMMENT_IDS = /* GraphQL */ `
+  query OmniportCommentIds($first: Int, $after: String, $filter: CommentFilter) {
+    comments(first: $first, after: $after, filter: $filter, includeArchived: true, orderBy: createdAt) {
+      nodes { id }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
 export const ISSUE = /* GraphQL */ `
   query OmniportIssue($id: String!) {
     issue(id: $id) { ...IssueFields }

@@ -9,11 +9,11 @@
  * deleted; issues deleted for good (after Linear's trash period, or by an admin) are detected by
  * the next full run.
  */
-import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { pages, type ResolvedOptions } from './graphql';
 import { unifyComment } from './comment.mapper';
 import { unifyLabel } from './label.mapper';
-import { COMMENTS, ISSUE_LABELS, ISSUES, LABELS, NESTED_PAGE, TEAMS, USER_TEAMS, USERS } from './queries';
+import { COMMENT_IDS, COMMENTS, ISSUE_IDS, ISSUE_LABELS, ISSUES, LABELS, NESTED_PAGE, TEAMS, USER_TEAMS, USERS } from './queries';
 import { unifyTeam } from './team.mapper';
 import { unifyIssue } from './ticket.mapper';
 import type { LnComment, LnConnection, LnIssue, LnLabel, LnLabelRef, LnRef, LnTeam, LnUser } from './types';
@@ -107,6 +107,8 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: issues.map((i) => unifyIssue(i, ctx.ids)), resume: page.endCursor };
       }
     },
+    // Issues deleted for good (out of the trash): ids only, in Linear's largest pages.
+    deletionCheck: idsOf(o, ISSUE_IDS, {}, (d: { issues?: LnConnection<{ id?: unknown }> }) => d.issues, ['ticketing.ticket']),
   };
 }
 
@@ -127,6 +129,19 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
           records.push(u.comment, ...u.attachments);
         }
         yield { records, resume: page.endCursor };
+      }
+    },
+    deletionCheck: idsOf(o, COMMENT_IDS, { filter: { issue: { null: false } } }, (d: { comments?: LnConnection<{ id?: unknown }> }) => d.comments, ['ticketing.comment']),
+  };
+}
+
+/** A GraphQL connection asked for `id` alone, 250 a page (Linear's largest). */
+function idsOf(o: ResolvedOptions, query: string, variables: Record<string, unknown>, pick: (data: never) => LnConnection<{ id?: unknown }> | null | undefined, objectTypes: string[]): DeletionCheck {
+  return {
+    objectTypes,
+    async *listIds(ctx, opts) {
+      for await (const page of pages<{ id?: unknown }>(ctx, { ...o, pageSize: 250 }, query, variables, pick, opts.resume)) {
+        yield { remoteIds: page.nodes.filter((n) => n && typeof n.id === 'string').map((n) => n.id as string), resume: page.endCursor };
       }
     },
   };

@@ -1,6 +1,6 @@
 /**
  * Pipedrive request helpers shared by sync and writes: API v2 cursor pagination, API v1 offset
- * pagination, and field definitions (cached per connection). Everything goes through `ctx.http`.
+ * pagination that deletions cannot shift, and field definitions (cached per connection). Everything goes through `ctx.http`.
  */
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
@@ -50,19 +50,48 @@ export async function* cursorPages<T>(ctx: AdapterContext, path: string, opts: {
   }
 }
 
-/** Walks an API v1 list (`start`, `limit` → `additional_data.pagination`) to the last page. */
-export async function* offsetPages<T>(ctx: AdapterContext, path: string, opts: { limit: number; query?: Query; start?: number }): AsyncGenerator<Page<T> & { start: number }> {
-  let start = opts.start ?? 0;
+/** Where an id-ordered offset walk goes on: the offset reached, and the greatest id read so far. */
+export interface IdOffsetPosition {
+  start: number;
+  after: number | null;
+}
+
+/**
+ * Walks an API v1 list sorted by id ascending so that no deletion can make it skip an item. With plain
+ * offsets, an item deleted from a page already read moves every later item back by one, and the first
+ * item of the next page would never be read. Here each page is asked for `overlap` items before the
+ * offset reached, items up to the last id read are dropped, and a page that already starts past that id
+ * (more than `overlap` items deleted meanwhile) is asked again from further back, down to offset 0.
+ * New items get greater ids, so they only ever append.
+ */
+export async function* idOrderedOffsetPages<T extends { id: number }>(
+  ctx: AdapterContext,
+  path: string,
+  opts: { limit: number; query?: Query; from?: IdOffsetPosition },
+): AsyncGenerator<{ items: T[]; next: IdOffsetPosition | null }> {
+  const overlap = Math.max(1, Math.floor(opts.limit / 10));
+  let { start, after } = opts.from ?? { start: 0, after: null };
   for (;;) {
-    const res = await ctx.http.get<PdEnvelope<T[] | null>>(path, { query: { ...opts.query, start, limit: opts.limit } });
-    // v1 lists answer `data: null` when nothing matches.
-    const items = Array.isArray(res.data?.data) ? res.data.data : [];
-    const p = res.data?.additional_data?.pagination;
-    const nextStart = p?.more_items_in_collection ? (p.next_start ?? start + items.length) : null;
-    const next = nextStart !== null && nextStart > start && items.length > 0 ? nextStart : null;
-    yield { items, next: next === null ? null : String(next), start };
-    if (next === null) return;
-    start = next;
+    let askAt = after === null ? start : Math.max(0, start - overlap);
+    let items: T[];
+    let more: boolean;
+    for (;;) {
+      const res = await ctx.http.get<PdEnvelope<T[] | null>>(path, { query: { ...opts.query, start: askAt, limit: opts.limit } });
+      items = (Array.isArray(res.data?.data) ? res.data.data : []).filter((x) => x && typeof x.id === 'number');
+      more = Boolean(res.data?.additional_data?.pagination?.more_items_in_collection) && items.length > 0;
+      const anchored = after === null || askAt === 0 || (items.length > 0 && items[0]!.id <= after);
+      if (anchored) break;
+      askAt = Math.max(0, askAt - opts.limit);
+    }
+    const fresh = after === null ? items : items.filter((x) => x.id > after!);
+    for (const x of fresh) after = Math.max(after ?? x.id, x.id);
+    const reached = askAt + items.length;
+    // A step back may end before the old offset; a page with nothing new that does not get further stops a
+    // list that says it has more but keeps answering the same items.
+    const next = more && (fresh.length > 0 || reached > start) ? { start: reached, after } : null;
+    yield { items: fresh, next };
+    if (!next) return;
+    start = next.start;
   }
 }
 

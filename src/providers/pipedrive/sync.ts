@@ -9,7 +9,7 @@
  * listed (`status=deleted`) by every run.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { V1, V2, cursorPages, offsetPages, type FieldDefinitions, type ResolvedOptions } from './api';
+import { V1, V2, cursorPages, idOrderedOffsetPages, type FieldDefinitions, type IdOffsetPosition, type ResolvedOptions } from './api';
 import { activityObjectType } from './activity';
 import { unifyOrganization } from './company.mapper';
 import { unifyPerson } from './contact.mapper';
@@ -53,6 +53,8 @@ function v2Syncer<T, X>(
     objectTypes: string[];
     path: string;
     phases: Query[];
+    /** What the deletion check's id listing adds to the query. */
+    idsQuery?: Query;
     prepare: (ctx: AdapterContext) => Promise<X>;
     unify: (item: T, ctx: AdapterContext, extra: X) => UnifiedRecord;
   },
@@ -76,8 +78,20 @@ function v2Syncer<T, X>(
         }
       }
     },
+    // API v2 lists have no field selection: the plain list (no labels), largest pages, ids kept.
+    deletionCheck: {
+      objectTypes: spec.objectTypes,
+      async *listIds(ctx, opts) {
+        const query: Query = { sort_by: 'id', sort_direction: 'asc', ...spec.idsQuery };
+        for await (const page of cursorPages<{ id?: unknown }>(ctx, spec.path, { limit: 500, query, cursor: decode(opts.resume).cursor })) {
+          yield { remoteIds: idsOf(page.items), resume: page.next ? encode({ phase: 0, cursor: page.next }) : null };
+        }
+      },
+    },
   };
 }
+
+const idsOf = (items: { id?: unknown }[]) => items.filter((x) => x && typeof x.id === 'number').map((x) => String(x.id));
 
 const noPrep = async () => undefined;
 const LABELS: Query = { include_option_labels: true };
@@ -117,7 +131,23 @@ function stagesSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
-/** Notes (API v1, offset pagination by id; `updated_since` on incremental runs). */
+/** A notes position: `{"start":…,"after":…}`; a bare offset from an older version starts over at it. */
+function notesPosition(resume: string | undefined): IdOffsetPosition | undefined {
+  if (!resume) return undefined;
+  if (/^\d+$/.test(resume)) return { start: Number(resume), after: null };
+  try {
+    const p = JSON.parse(resume) as IdOffsetPosition;
+    if (Number.isSafeInteger(p.start) && (p.after === null || Number.isSafeInteger(p.after))) return p;
+  } catch {
+    // an unreadable position starts the run over
+  }
+  return undefined;
+}
+
+/**
+ * Notes (API v1: offset pagination only, sorted by id; `updated_since` on incremental runs), walked by
+ * `idOrderedOffsetPages` so a note deleted during the run never makes the run skip another one.
+ */
 function notesSyncer(o: ResolvedOptions): ObjectSyncer {
   return {
     key: 'crm.note',
@@ -125,11 +155,19 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const start = opts.resume && /^\d+$/.test(opts.resume) ? Number(opts.resume) : 0;
       const query: Query = { sort: 'id ASC', updated_since: opts.since ? rfc3339(opts.since) : undefined };
-      for await (const page of offsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, start })) {
-        yield { records: page.items.filter((n) => n && typeof n.id === 'number').map((n) => unifyNote(n, ctx.ids)), resume: page.next };
+      for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
+        yield { records: page.items.map((n) => unifyNote(n, ctx.ids)), resume: page.next ? JSON.stringify(page.next) : null };
       }
+    },
+    // API v1 notes have no field selection either: the largest pages, ids kept.
+    deletionCheck: {
+      objectTypes: ['crm.note'],
+      async *listIds(ctx, opts) {
+        for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: 500, query: { sort: 'id ASC' }, from: notesPosition(opts.resume) })) {
+          yield { remoteIds: idsOf(page.items), resume: page.next ? JSON.stringify(page.next) : null };
+        }
+      },
     },
   };
 }

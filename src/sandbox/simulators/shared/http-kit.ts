@@ -52,6 +52,11 @@ export interface FaultSpec {
   headers?: Record<string, string>;
   /** Extra predicate over the request (e.g. inspect the body). */
   when?: (req: SimRequest) => boolean;
+  /**
+   * Runs when the fault applies, before the request is handled: changes the provider's data mid-run
+   * (delete an item while a client pages through a list), so the answer already reflects the change.
+   */
+  before?: (req: SimRequest) => void;
 }
 
 export interface ActiveFault extends Readonly<FaultSpec> {
@@ -272,6 +277,7 @@ export async function startSimServer(hooks: SimServerHooks): Promise<SimServer> 
     let response: SimResponse;
     if (fault) {
       entry.faultId = fault.id;
+      fault.before?.(simReq);
       if (fault.delayMs) await sleep(fault.delayMs);
       if (fault.status === 0) {
         entry.status = 0;
