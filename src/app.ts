@@ -92,6 +92,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));
   const webhooks = createDispatcher(config, services, box);
   webhooks.logger = server.log;
+  services.dashboard.calls.logger = server.log;
   if (opts.jobs?.work ?? config.runWorker) {
     webhooks.start({ releaseLeases: database.kind === 'pglite' }).catch((err: Error) => server.log.error({ err: { message: err.message } }, 'webhook delivery failed to start'));
   }
@@ -108,6 +109,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
       await server.close();
       await webhooks.stop();
       await jobs.stop();
+      await services.dashboard.calls.flush();
       await database.close();
     },
   };

@@ -27,6 +27,8 @@ const envSchema = z.object({
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  OMNIPORT_PROVIDER_CALL_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  OMNIPORT_DASHBOARD_SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   OMNIPORT_WEBHOOK_RETRY_SECONDS: z
     .string()
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'seconds before each retry, comma separated (e.g. 5,60,600,3600,21600,43200)')
@@ -66,6 +68,10 @@ export interface Config {
   paceProviderBudgets: boolean;
   /** How long events (the feed, and the deliveries of webhooks) are kept. */
   eventsRetentionDays: number;
+  /** How long the log of provider calls (shown on the dashboard) is kept. */
+  providerCallRetentionDays: number;
+  /** How long a dashboard sign-in lasts. */
+  dashboardSessionHours: number;
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; pollMs: number };
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
@@ -106,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
+    providerCallRetentionDays: e.OMNIPORT_PROVIDER_CALL_RETENTION_DAYS,
+    dashboardSessionHours: e.OMNIPORT_DASHBOARD_SESSION_HOURS,
     webhooks: {
       retryScheduleMs: e.OMNIPORT_WEBHOOK_RETRY_SECONDS.split(',').map((s) => Math.round(Number(s.trim()) * 1000)),
       timeoutMs: e.OMNIPORT_WEBHOOK_TIMEOUT_MS,
