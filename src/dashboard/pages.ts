@@ -39,6 +39,7 @@ function head(title: string, nonce: string): SafeHtml {
 <meta name="referrer" content="no-referrer">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyCacheSize":0}'>
 <title>${title} · Omniport dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/assets/pico.min.css" nonce="${nonce}">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css" nonce="${nonce}">
 <script src="/dashboard/assets/htmx.min.js" nonce="${nonce}" defer></script>

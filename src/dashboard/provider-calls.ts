@@ -7,9 +7,9 @@ import { loggableError } from '../store/database';
 /** Query parameters whose values are credentials at some provider (Pipedrive's api_token, signed URLs …). */
 const SECRET_PARAM = /token|key|secret|password|passwd|auth|sig|code|session|credential/i;
 
-/** The path of a call fit for the log: the query kept, the values of secret-looking parameters masked. */
+/** The path of a call fit for the log (decoded, for reading): the query kept, the values of secret-looking parameters masked. */
 export function loggablePath(url: URL): string {
-  const params = [...url.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${SECRET_PARAM.test(k) ? '[redacted]' : encodeURIComponent(v)}`);
+  const params = [...url.searchParams].map(([k, v]) => `${k}=${SECRET_PARAM.test(k) ? '[redacted]' : v}`);
   const path = params.length ? `${url.pathname}?${params.join('&')}` : url.pathname;
   return path.length > 500 ? `${path.slice(0, 499)}…` : path;
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { loggablePath, rateLimitOf } from '../../src/dashboard/provider-calls';
+import type { ProviderCallReport } from '../../src/providers/http-client';
+import type { ProviderManifest } from '../../src/providers/manifest';
+
+describe('provider call log entries', () => {
+  it('keep the path and query, masking the values of secret-looking parameters', () => {
+    expect(loggablePath(new URL('https://x.test/api/v1/deals?start=0&limit=500&api_token=s3cr3t'))).toBe('/api/v1/deals?start=0&limit=500&api_token=[redacted]');
+    expect(loggablePath(new URL('https://x.test/a?page[size]=100&access_token=t&client_secret=c&X-Amz-Signature=abc&code=1'))).toBe(
+      '/a?page[size]=100&access_token=[redacted]&client_secret=[redacted]&X-Amz-Signature=[redacted]&code=[redacted]',
+    );
+    expect(loggablePath(new URL('https://x.test/plain'))).toBe('/plain');
+    expect(loggablePath(new URL(`https://x.test/${'a'.repeat(600)}`))).toHaveLength(500);
+  });
+
+  it('read the rate-limit headers the manifest names, and a 429', () => {
+    const manifest = { rateLimitHeaders: [{ remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset' }, { remaining: 'x-other' }] } as unknown as ProviderManifest;
+    const call = (status: number, headers: Record<string, string>): ProviderCallReport => ({
+      connectionId: 'c',
+      manifest,
+      method: 'GET',
+      url: new URL('https://x.test/'),
+      startedAt: new Date(),
+      durationMs: 1,
+      status,
+      headers,
+    });
+    expect(rateLimitOf(call(200, { 'x-ratelimit-remaining': '41', 'x-ratelimit-reset': '30' }))).toEqual({ remaining: '41', reset: '30' });
+    expect(rateLimitOf(call(429, {}))).toEqual({ limited: true });
+    expect(rateLimitOf(call(200, {}))).toBeNull();
+  });
+});
