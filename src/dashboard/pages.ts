@@ -312,7 +312,7 @@ function rateLimitText(rl: ProviderCallRow['rateLimit']): SafeHtml {
   const parts: SafeHtml[] = [];
   if (rl.limited) parts.push(badge('rate-limited', 'warn'));
   if (rl.remaining !== undefined) parts.push(html`${rl.remaining} left`);
-  if (rl.reset !== undefined) parts.push(html`<small class="muted">reset ${rl.reset}</small>`);
+  if (rl.resetAt !== undefined) parts.push(html`<small class="muted">resets ${rl.resetAt.slice(11, 19)} UTC</small>`);
   return html`${parts.map((p, i) => html`${i ? ' ' : ''}${p}`)}`;
 }
 

@@ -20,8 +20,11 @@ export function rateLimitOf(call: ProviderCallReport): ProviderCallInsert['rateL
   for (const rl of [call.manifest.rateLimitHeaders ?? []].flat()) {
     const remaining = call.headers?.[rl.remaining];
     if (remaining !== undefined && out.remaining === undefined) out.remaining = remaining.slice(0, 40);
-    const reset = rl.reset ? call.headers?.[rl.reset] : undefined;
-    if (reset !== undefined && out.reset === undefined) out.reset = reset.slice(0, 40);
+    const reset = Number(rl.reset ? call.headers?.[rl.reset] : undefined);
+    if (Number.isFinite(reset) && out.resetAt === undefined) {
+      const at = rl.resetKind === 'epoch' ? reset * 1000 : rl.resetKind === 'epoch-ms' ? reset : call.startedAt.getTime() + call.durationMs + reset * 1000;
+      if (Number.isFinite(at) && Math.abs(at - call.startedAt.getTime()) < 366 * 86_400_000) out.resetAt = new Date(at).toISOString();
+    }
   }
   if (call.status === 429) out.limited = true;
   return Object.keys(out).length ? out : null;

@@ -104,8 +104,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     cookieOpts: { path: '/dashboard', httpOnly: true, sameSite: 'strict', signed: true },
   });
 
-  // Behind a TLS proxy Omniport sees http: an https OMNIPORT_PUBLIC_URL says the browser uses https.
-  const overHttps = (request: FastifyRequest) => request.protocol === 'https' || publicUrl?.startsWith('https:') === true;
+  // @fastify/session never sends a Secure cookie on a request it sees as http, so the request decides.
+  const overHttps = (request: FastifyRequest) => request.protocol === 'https';
   const signedIn = (request: FastifyRequest) => Boolean(request.session?.apiKeyId && request.session.projectId && request.session.userId);
 
   function sendHtml(reply: FastifyReply, status: number, nonce: string, body: string) {

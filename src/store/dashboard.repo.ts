@@ -57,7 +57,7 @@ export class DashboardRepo {
       .select()
       .from(providerCalls)
       .where(and(eq(providerCalls.projectId, projectId), eq(providerCalls.connectionId, connectionId)))
-      .orderBy(desc(providerCalls.id))
+      .orderBy(desc(providerCalls.startedAt), desc(providerCalls.id))
       .limit(limit);
   }
 

@@ -428,11 +428,11 @@ export const providerCalls = pgTable(
     status: integer('status'),
     error: text('error'),
     durationMs: integer('duration_ms').notNull(),
-    /** What the provider's rate-limit headers said (remaining, reset), and whether it refused the call as rate-limited. */
-    rateLimit: jsonb('rate_limit').$type<{ remaining?: string; reset?: string; limited?: boolean }>(),
+    /** What the provider's rate-limit headers said (calls remaining, when the budget resets), and whether it refused the call as rate-limited. */
+    rateLimit: jsonb('rate_limit').$type<{ remaining?: string; resetAt?: string; limited?: boolean }>(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('provider_calls_connection_idx').on(t.connectionId, t.id), index('provider_calls_started_idx').on(t.startedAt)],
+  (t) => [index('provider_calls_connection_idx').on(t.connectionId, t.startedAt), index('provider_calls_started_idx').on(t.startedAt)],
 );
 
 /** Signed-in dashboard sessions: the cookie holds the id, this table its SHA-256. Ends with its API key. */

@@ -227,7 +227,7 @@ describe.skipIf(!hasChromium)('operator dashboard in Chromium', () => {
     const phone = await signedIn(server.tenant.apiKey, { width: 390 });
     try {
       await phone.page.goto(`${server.url}/dashboard/connections/${connectionId}`);
-      await shot(phone.page, '13-connection-phone.png');
+      await phone.page.screenshot({ path: path.join(artifacts, '13-connection-phone.png') }); // the first screen
       // Nothing wider than the screen but the tables' own scrolling regions.
       const overflow = await phone.page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow).toBeLessThanOrEqual(1);

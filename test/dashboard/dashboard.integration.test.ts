@@ -270,4 +270,19 @@ describe('operator dashboard', () => {
     const list = await client.get('/dashboard/connections?done=connection-deleted');
     expect(list.text).toContain('The connection and its synced data were deleted.');
   });
+
+  // Last: it spends this address's sign-in budget for the rest of the minute.
+  it('answers 429 with Retry-After after ten failed sign-ins a minute from one address', async () => {
+    const client = new DashboardClient(server.url);
+    await client.get('/dashboard/login');
+    // An earlier test spent one failure already: the budget runs out within these ten.
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await client.post('/dashboard/login', { api_key: `sk_test_${String(i).repeat(40)}` })).status);
+    expect(statuses[0]).toBe(401);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await client.post('/dashboard/login', { api_key: server.tenant.apiKey });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(client.jar.has('omniport_dashboard')).toBe(false);
+  });
 });

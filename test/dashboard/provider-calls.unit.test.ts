@@ -14,18 +14,18 @@ describe('provider call log entries', () => {
   });
 
   it('read the rate-limit headers the manifest names, and a 429', () => {
-    const manifest = { rateLimitHeaders: [{ remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset' }, { remaining: 'x-other' }] } as unknown as ProviderManifest;
+    const manifest = { rateLimitHeaders: [{ remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' }, { remaining: 'x-other' }] } as unknown as ProviderManifest;
     const call = (status: number, headers: Record<string, string>): ProviderCallReport => ({
       connectionId: 'c',
       manifest,
       method: 'GET',
       url: new URL('https://x.test/'),
-      startedAt: new Date(),
-      durationMs: 1,
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      durationMs: 1000,
       status,
       headers,
     });
-    expect(rateLimitOf(call(200, { 'x-ratelimit-remaining': '41', 'x-ratelimit-reset': '30' }))).toEqual({ remaining: '41', reset: '30' });
+    expect(rateLimitOf(call(200, { 'x-ratelimit-remaining': '41', 'x-ratelimit-reset': '30' }))).toEqual({ remaining: '41', resetAt: '2026-01-01T00:00:31.000Z' });
     expect(rateLimitOf(call(429, {}))).toEqual({ limited: true });
     expect(rateLimitOf(call(200, {}))).toBeNull();
   });

@@ -25,5 +25,5 @@ ALTER TABLE "dashboard_sessions" ADD CONSTRAINT "dashboard_sessions_api_key_id_a
 ALTER TABLE "provider_calls" ADD CONSTRAINT "provider_calls_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "provider_calls" ADD CONSTRAINT "provider_calls_connection_id_connections_id_fk" FOREIGN KEY ("connection_id") REFERENCES "public"."connections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "dashboard_sessions_expires_idx" ON "dashboard_sessions" USING btree ("expires_at");--> statement-breakpoint
-CREATE INDEX "provider_calls_connection_idx" ON "provider_calls" USING btree ("connection_id","id");--> statement-breakpoint
+CREATE INDEX "provider_calls_connection_idx" ON "provider_calls" USING btree ("connection_id","started_at");--> statement-breakpoint
 CREATE INDEX "provider_calls_started_idx" ON "provider_calls" USING btree ("started_at");
