@@ -1,6 +1,6 @@
 import type { ProviderCallReport } from '../providers/http-client';
 import type { DashboardRepo, ProviderCallInsert, ProviderCallRow } from '../store/dashboard.repo';
-import type { AccessContext } from '../core/access';
+import { isUuid, type AccessContext } from '../core/access';
 import type { JobLogger } from '../jobs/runner';
 import { loggableError } from '../store/database';
 
@@ -56,6 +56,8 @@ export class ProviderCallLog {
 
   /** The `onCall` listener of the provider HTTP client. */
   readonly record = (call: ProviderCallReport): void => {
+    // Credentials checked before their connection exists go by a made-up id ("verify:zendesk"): not logged.
+    if (!isUuid(call.connectionId)) return;
     if (this.buffer.length >= (this.opts.maxBuffered ?? 10_000)) {
       this.buffer.shift();
       this.dropped++;

@@ -224,7 +224,7 @@ describe('operator dashboard', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('id="sync"');
     expect(page.text).toMatch(/<progress id="sync-progress" value="\d+" max="\d+"/);
-    expect(page.text).toContain('tickets');
+    expect(page.text).toContain('/api/v2/incremental/tickets/cursor');
     // Provider calls: method, path, status, duration; the credentials nowhere.
     expect(page.text).toMatch(/<code>GET<\/code>/);
     expect(page.text).toContain('/api/v2/');

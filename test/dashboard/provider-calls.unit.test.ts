@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loggablePath, rateLimitOf } from '../../src/dashboard/provider-calls';
+import { loggablePath, ProviderCallLog, rateLimitOf } from '../../src/dashboard/provider-calls';
+import type { DashboardRepo, ProviderCallInsert } from '../../src/store/dashboard.repo';
 import type { ProviderCallReport } from '../../src/providers/http-client';
 import type { ProviderManifest } from '../../src/providers/manifest';
 
@@ -28,5 +29,20 @@ describe('provider call log entries', () => {
     expect(rateLimitOf(call(200, { 'x-ratelimit-remaining': '41', 'x-ratelimit-reset': '30' }))).toEqual({ remaining: '41', resetAt: '2026-01-01T00:00:31.000Z' });
     expect(rateLimitOf(call(429, {}))).toEqual({ limited: true });
     expect(rateLimitOf(call(200, {}))).toBeNull();
+  });
+
+  it('are buffered and written in batches; calls of credentials not yet a connection are left out', async () => {
+    const batches: ProviderCallInsert[][] = [];
+    const repo = { insertCalls: async (calls: ProviderCallInsert[]) => void batches.push(calls) } as unknown as DashboardRepo;
+    const log = new ProviderCallLog(repo, { retentionDays: 7, flushMs: 60_000 });
+    const manifest = {} as ProviderManifest;
+    const call = (connectionId: string, path: string): ProviderCallReport => ({ connectionId, manifest, method: 'GET', url: new URL(`https://x.test${path}`), startedAt: new Date(), durationMs: 3.4, status: 200, headers: {} });
+    log.record(call('verify:zendesk', '/api/v2/users/me'));
+    for (let i = 0; i < 3; i++) log.record(call('0b7c3f2e-8a1d-4e55-9f00-4f2d8a6b1c01', `/page/${i}`));
+    expect(batches).toEqual([]); // nothing written on the call's path
+    await log.flush();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.map((c) => c.path)).toEqual(['/page/0', '/page/1', '/page/2']);
+    expect(batches[0]![0]).toMatchObject({ method: 'GET', status: 200, durationMs: 3, error: null, rateLimit: null });
   });
 });
