@@ -425,7 +425,7 @@ export function fieldMappingsPage(f: Frame, o: { attributes: AttributeRow[]; map
   return page(
     f,
     'Field mappings',
-    html`<p class="muted">Custom attributes of your project (<code>POST /field-mappings/define</code>) and where each linked user's provider keeps them (<code>POST /field-mappings/map</code>). Their values travel in <code>field_mappings</code>.</p>
+    html`<p class="muted">Custom attributes of your project (<code>POST /field-mapping/define</code>) and where each linked user's provider keeps them (<code>POST /field-mapping/map</code>). Their values travel in <code>field_mappings</code>.</p>
 <h2>Attributes</h2>
 ${table('Attributes', ['Name', 'Object', 'Type', 'Description', 'Defined'], attributeRows, 'No attribute defined.')}
 <h2>Mappings</h2>
