@@ -102,6 +102,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));
   const webhooks = createDispatcher(config, services, box);
   webhooks.logger = server.log;
+  services.dashboard.calls.logger = server.log;
   if (opts.jobs?.work ?? config.runWorker) {
     webhooks.start({ releaseLeases: database.kind === 'pglite' }).catch((err: Error) => server.log.error({ err: { message: err.message } }, 'webhook delivery failed to start'));
   }
@@ -120,6 +121,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
       await webhooks.stop();
       await jobs.stop();
       await sandbox?.close();
+      await services.dashboard.calls.flush();
       await database.close();
     },
   };

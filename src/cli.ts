@@ -79,6 +79,7 @@ program
     await jobs.start();
     const webhooks = createDispatcher(config, services, box);
     webhooks.logger = logger;
+    services.dashboard.calls.logger = logger;
     await webhooks.start({ releaseLeases: database.kind === 'pglite' });
     const stopHousekeeping = startHousekeeping(services, logger);
     console.log(`Omniport worker running (${database.kind})`);
@@ -86,6 +87,7 @@ program
       stopHousekeeping();
       await webhooks.stop();
       await jobs.stop();
+      await services.dashboard.calls.flush();
       await database.close();
       process.exit(0);
     };

@@ -28,6 +28,8 @@ const envSchema = z.object({
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_SANDBOX: z.enum(['true', 'false']).optional(),
   OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  OMNIPORT_PROVIDER_CALL_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  OMNIPORT_DASHBOARD_SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   OMNIPORT_WEBHOOK_RETRY_SECONDS: z
     .string()
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'seconds before each retry, comma separated (e.g. 5,60,600,3600,21600,43200)')
@@ -69,6 +71,10 @@ export interface Config {
   eventsRetentionDays: number;
   /** Built-in sandbox products with demo data (src/sandbox): on by default with the embedded database only. */
   sandbox: boolean;
+  /** How long the log of provider calls (shown on the dashboard) is kept. */
+  providerCallRetentionDays: number;
+  /** How long a dashboard sign-in lasts. */
+  dashboardSessionHours: number;
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; pollMs: number };
   /** Default lifetime of a magic link (each POST /magic-link/create may choose its own). */
   magicLinkTtlHours: number;
@@ -110,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
     sandbox: e.OMNIPORT_SANDBOX ? e.OMNIPORT_SANDBOX === 'true' : !e.DATABASE_URL,
+    providerCallRetentionDays: e.OMNIPORT_PROVIDER_CALL_RETENTION_DAYS,
+    dashboardSessionHours: e.OMNIPORT_DASHBOARD_SESSION_HOURS,
     webhooks: {
       retryScheduleMs: e.OMNIPORT_WEBHOOK_RETRY_SECONDS.split(',').map((s) => Math.round(Number(s.trim()) * 1000)),
       timeoutMs: e.OMNIPORT_WEBHOOK_TIMEOUT_MS,

@@ -23,21 +23,26 @@ export const callbackPath = '/connect/oauth/callback';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * The headers of every server-rendered page (connect page, dashboard): styles and scripts only with the
+ * response's nonce, no framing, no Referer. `fetchSelf` lets the page's scripts call back its own origin.
+ */
+export function htmlPageHeaders(nonce: string, o: { fetchSelf?: boolean } = {}): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    // The URL holds the link's secret: it must not leak to the provider (or anywhere) as a Referer.
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:;${o.fetchSelf ? " connect-src 'self';" : ''} base-uri 'none'; frame-ancestors 'none'`,
+  };
+}
+
 /** Sends a page with a fresh CSP nonce and the headers every connect page carries. */
 function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => SafeHtml) {
   const nonce = randomBytes(16).toString('base64');
-  return reply
-    .status(status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // The URL holds the link's secret: it must not leak to the provider (or anywhere) as a Referer.
-      'referrer-policy': 'no-referrer',
-      'x-frame-options': 'DENY',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'`,
-    })
-    .send(render(nonce).value);
+  return reply.status(status).headers(htmlPageHeaders(nonce)).send(render(nonce).value);
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {

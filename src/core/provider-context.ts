@@ -16,6 +16,8 @@ export interface HttpTuning {
   allowPrivateAddresses?: boolean;
   /** OMNIPORT_PACE_PROVIDER_BUDGETS: calls paced to the budgets the providers document (manifest `budgets`). */
   paceBudgets?: boolean;
+  /** Told of every call's attempts (the dashboard's provider call log). */
+  onCall?: HttpClientOptions['onCall'];
 }
 
 /** Renews OAuth access tokens (src/core/oauth.ts); set on ProviderContexts when the services are wired. */

@@ -31,6 +31,7 @@ import { WebhookService } from '../events/webhooks';
 import { EventsRepo } from '../store/events.repo';
 import { WebhooksRepo } from '../store/webhooks.repo';
 import { IdempotencyRepo } from '../store/idempotency.repo';
+import { createDashboardServices, type DashboardServices } from '../dashboard/services';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -67,10 +68,12 @@ export interface Services {
   webhooks: WebhookService;
   /** The outbox of webhook deliveries (the dispatcher reads it). */
   webhooksRepo: WebhooksRepo;
+  /** The operator dashboard: provider call log and sessions. */
+  dashboard: DashboardServices;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -80,7 +83,8 @@ export function createServices(deps: {
   const webhooksRepo = new WebhooksRepo(deps.database.db);
   const unified = new UnifiedRepo(deps.database.db);
   // Every outbound call shares one address policy: private addresses only when the operator allows them.
-  const tuning = { paceBudgets: deps.config.paceProviderBudgets, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
+  const dashboard = createDashboardServices(deps.database, deps.box, deps.config);
+  const tuning = { paceBudgets: deps.config.paceProviderBudgets, onCall: dashboard.calls.record, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
   const contexts = new ProviderContexts(deps.providers, deps.box, tuning);
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
   const linkedUsers = new LinkedUserService(controlPlane);
@@ -125,5 +129,6 @@ export function createServices(deps: {
     events: new EventsService(new EventsRepo(deps.database.db), deps.box, deps.config.eventsRetentionDays ?? 30),
     webhooks: new WebhookService(webhooksRepo, deps.box, deps.config.allowPrivateUrls),
     webhooksRepo,
+    dashboard,
   };
 }

@@ -32,6 +32,7 @@ import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
 import { apiKeySecurity, finishDocument, type OpenApiDocument } from './openapi';
 import { publicBase } from '../connect/routes';
+import { dashboardRoutes } from '../dashboard/routes';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -183,5 +184,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });
   // The hosted connect page and the OAuth callback: public (config.public on each route), HTML.
   await app.register(connectPageRoutes, { ...deps, publicUrl: opts.publicUrl, prefix: '/connect' });
+  // The operator dashboard: signed in with a session, not an API key header (see src/dashboard/routes.ts).
+  await app.register(dashboardRoutes, { ...deps, jobs: opts.jobs, publicUrl: opts.publicUrl, prefix: '/dashboard' });
   return app;
 }

@@ -5,8 +5,9 @@ import type { JobLogger } from './runner';
 const EVERY_MS = 10 * 60_000;
 
 /**
- * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries and events
- * (with their webhook deliveries) past their retention. Every process may run it; deleting twice is harmless.
+ * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries, events (with
+ * their webhook deliveries), provider calls and dashboard sessions past their retention. Every process may
+ * run it; deleting twice is harmless.
  */
 export function startHousekeeping(services: Services, logger: JobLogger | undefined): () => void {
   const purge = async () => {
@@ -14,6 +15,7 @@ export function startHousekeeping(services: Services, logger: JobLogger | undefi
       ['idempotency keys', () => services.idempotency.purgeExpired()],
       ['audit entries', () => services.audit.purgeExpired()],
       ['events', () => services.events.purgeExpired()],
+      ['provider calls and dashboard sessions', () => services.dashboard.purgeExpired()],
     ] as const) {
       await run().catch((err: unknown) => logger?.error({ err: loggableError(err) }, `purging expired ${what} failed; will try again`));
     }

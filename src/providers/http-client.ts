@@ -27,6 +27,23 @@ export interface HttpClientOptions {
   concurrency?: number;
   /** Let the connection dial private and loopback addresses (OMNIPORT_ALLOW_PRIVATE_URLS); refused by default. */
   allowPrivateAddresses?: boolean;
+  /** Told of every attempt when it ends (the dashboard's call log); must return at once and never throw. */
+  onCall?: (call: ProviderCallReport) => void;
+}
+
+/** One attempt of a call, as `onCall` hears of it: the full URL and headers, for the listener to strip. */
+export interface ProviderCallReport {
+  connectionId: string;
+  manifest: ProviderManifest;
+  method: string;
+  url: URL;
+  startedAt: Date;
+  durationMs: number;
+  /** The answer's status and headers (lower-cased); absent when no answer came. */
+  status?: number;
+  headers?: Record<string, string>;
+  /** Why no answer came (a timeout, a refused connection). */
+  error?: string;
 }
 
 export interface RequestOptions {
@@ -115,6 +132,7 @@ export class ProviderHttpClient {
       const last = attempt >= this.opts.maxRetries;
       if (this.opts.paceBudgets) await spendBudgets(provider, this.opts.baseUrl, this.opts.manifest.budgets, url.pathname, this.opts.maxRetryAfterMs);
       let res: Dispatcher.ResponseData;
+      const startedAt = new Date();
       try {
         const headers: Record<string, string> = { accept: 'application/json', ...(await this.opts.authHeaders()), ...o.headers };
         let body: Buffer | string | undefined = o.body;
@@ -136,6 +154,7 @@ export class ProviderHttpClient {
         }
         const timedOut = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
         const code = (err as { code?: string }).code;
+        this.report({ method, url, startedAt, error: timedOut ? 'timeout' : (code ?? 'network error') });
         if ((repeatable || (!timedOut && nothingSent(code))) && !last) {
           await sleep(this.backoff(attempt));
           continue;
@@ -149,6 +168,7 @@ export class ProviderHttpClient {
       const text = await res.body.text();
       const data = parseBody(text, headers['content-type']);
       const status = res.statusCode;
+      this.report({ method, url, startedAt, status, headers });
       if (status < 300) return { status, headers, data: data as T };
 
       if (status === 401 && !refreshed && this.opts.onUnauthorized) {
@@ -186,6 +206,15 @@ export class ProviderHttpClient {
         if (write) throw new OutcomeUnknownError(provider, `it answered ${status}`, { provider_status: status, provider_message: this.message(data) });
       }
       throw new ProviderError(provider, status, this.message(data), data, headers);
+    }
+  }
+
+  private report(call: Pick<ProviderCallReport, 'method' | 'url' | 'startedAt' | 'status' | 'headers' | 'error'>) {
+    if (!this.opts.onCall) return;
+    try {
+      this.opts.onCall({ ...call, connectionId: this.opts.connectionId, manifest: this.opts.manifest, durationMs: Date.now() - call.startedAt.getTime() });
+    } catch {
+      // A listener's fault never fails the call.
     }
   }
 

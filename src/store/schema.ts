@@ -430,3 +430,40 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_project_time_idx').on(t.projectId, t.createdAt, t.id), index('audit_log_time_idx').on(t.createdAt)],
 );
+
+/**
+ * Calls Omniport sent to providers, one row per attempt, for the operator dashboard. Never a secret: the
+ * path without its query's secret values, no header, no body. Kept OMNIPORT_PROVIDER_CALL_RETENTION_DAYS.
+ */
+export const providerCalls = pgTable(
+  'provider_calls',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    /** The provider's HTTP status; null when no answer came (then `error` says why). */
+    status: integer('status'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    /** What the provider's rate-limit headers said (calls remaining, when the budget resets), and whether it refused the call as rate-limited. */
+    rateLimit: jsonb('rate_limit').$type<{ remaining?: string; resetAt?: string; limited?: boolean }>(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('provider_calls_connection_idx').on(t.connectionId, t.startedAt), index('provider_calls_started_idx').on(t.startedAt)],
+);
+
+/** Signed-in dashboard sessions: the cookie holds the id, this table its SHA-256. Ends with its API key. */
+export const dashboardSessions = pgTable(
+  'dashboard_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    apiKeyId: uuid('api_key_id').notNull().references(() => apiKeys.id, { onDelete: 'cascade' }),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('dashboard_sessions_expires_idx').on(t.expiresAt)],
+);
