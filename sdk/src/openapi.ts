@@ -2249,6 +2249,8 @@ export interface components {
         };
         Project: {
             created_at: string;
+            /** @description null: deletion checks are off */
+            deletion_check_interval_minutes: number | null;
             id_project: string;
             name: string;
             sync_interval_minutes: number;
@@ -2267,6 +2269,8 @@ export interface components {
             name: string;
             /** @description Can be connected through the hosted connect page with OAuth 2.0. */
             oauth: boolean;
+            /** @description A built-in sandbox product with demo data, served by Omniport itself (connect it with no credentials). */
+            sandbox: boolean;
             vertical: string;
         };
         RemoteField: {
@@ -2276,6 +2280,19 @@ export interface components {
             type: string;
         };
         SyncStreamStatus: {
+            /** @description Streams whose changes cannot show deletions: the periodic check that lists ids only and marks the objects no longer listed deleted. Null for streams that need none. */
+            deletion_check: {
+                /** @description Ids listed by the current or last check. */
+                ids_listed: number;
+                last_error: string | null;
+                last_success_at: string | null;
+                /** @description Objects the last complete check marked deleted. */
+                marked_deleted: number;
+                /** @description When it is due next (null: turned off for the project). */
+                next_at: string | null;
+                /** @description never_run, idle, running, failed, waiting_for_rate_limit or stalled, as for a stream */
+                status: string;
+            } | null;
             last_error: string | null;
             last_success_at: string | null;
             /** @description full or incremental: the current or last run */
@@ -3159,7 +3176,11 @@ export interface operations {
                 "application/json": {
                     /** Format: uri */
                     base_url?: string;
-                    credentials: {
+                    /**
+                     * @description The provider's credential fields (none for a sandbox provider).
+                     * @default {}
+                     */
+                    credentials?: {
                         [key: string]: unknown;
                     };
                     linked_user_origin_id: string;
@@ -11155,6 +11176,7 @@ export interface operations {
                      *         "id_project": "Example id project",
                      *         "name": "Example name",
                      *         "sync_interval_minutes": 1,
+                     *         "deletion_check_interval_minutes": 1,
                      *         "created_at": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -11182,12 +11204,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "sync_interval_minutes": 5
+                 *       "sync_interval_minutes": 5,
+                 *       "deletion_check_interval_minutes": 15
                  *     }
                  */
                 "application/json": {
+                    /** @description How often streams that cannot see deletions in their changes list ids to find deleted objects; null turns it off. */
+                    deletion_check_interval_minutes?: number | null;
                     /** @description How often every connection syncs. */
-                    sync_interval_minutes: number;
+                    sync_interval_minutes?: number;
                 };
             };
         };
@@ -11246,6 +11271,7 @@ export interface operations {
                      *         "id_project": "Example id project",
                      *         "name": "Example name",
                      *         "sync_interval_minutes": 1,
+                     *         "deletion_check_interval_minutes": 1,
                      *         "created_at": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -11332,7 +11358,8 @@ export interface operations {
                      *           "capabilities": {},
                      *           "limitations": [
                      *             "Example limitation"
-                     *           ]
+                     *           ],
+                     *           "sandbox": true
                      *         }
                      *       ],
                      *       "next_cursor": "eyJzIjoxMDB9",
@@ -11414,10 +11441,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "full": true
+                 *       "full": true,
+                 *       "check_deletions": true
                  *     }
                  */
                 "application/json": {
+                    /** @description Also run the deletion checks now (streams that cannot see deletions in their changes: ids listed, objects no longer listed marked deleted). */
+                    check_deletions?: boolean;
                     /** @description Read everything again instead of changes only. */
                     full?: boolean;
                 };
@@ -11569,7 +11599,15 @@ export interface operations {
                      *                 "remote_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
                      *                 "sqlstate": "Example sqlstate"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "deletion_check": {
+                     *               "status": "Example status",
+                     *               "ids_listed": 1,
+                     *               "marked_deleted": 1,
+                     *               "last_success_at": "2026-11-24T09:30:00.000Z",
+                     *               "last_error": "Example last error",
+                     *               "next_at": "2026-11-24T09:30:00.000Z"
+                     *             }
                      *           }
                      *         ]
                      *       }
