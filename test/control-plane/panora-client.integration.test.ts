@@ -1,7 +1,8 @@
 /**
- * The Panora TypeScript client (1.3.0, liblab-generated, axios underneath) replayed request by request:
- * its method, path, query, headers (Authorization: Bearer <key>, axios' Accept, JSON Content-Type on
- * bodies, x-connection-token where its method takes one, its User-Agent) and body, for every endpoint of
+ * The Panora TypeScript client (the liblab-generated `PanoraSDK`, axios underneath) replayed request by
+ * request, as its service methods and HTTP layer build them: method, path, query (`remote_data`, `id`,
+ * `originId`), headers (Authorization: Bearer <key>, axios' Accept, JSON Content-Type on bodies,
+ * x-connection-token where the method takes one, a User-Agent of its kind) and body, for every endpoint of
  * the interface (seed endpoints 1–11) and every alias Omniport keeps for it. Each answer is checked
  * against the shape the client's types read: `{message?, error?, statusCode: number, data?}` for the
  * envelope answers (its `.data`), the bare ticket for endpoint 6.
