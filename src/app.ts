@@ -79,6 +79,8 @@ export interface JobOptions {
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box } = await openServices(config, opts);
+  // Requests read their API key, connection and mappings from memory, forgotten at once when they change.
+  await services.lookupCache.start(database);
   const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
@@ -108,6 +110,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
       await server.close();
       await webhooks.stop();
       await jobs.stop();
+      await services.lookupCache.stop();
       await database.close();
     },
   };
