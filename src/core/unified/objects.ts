@@ -31,7 +31,7 @@ export class UnifiedObjects {
   async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
     const mappings = await this.fieldMapping.mappingsOf(connection);
     // Mapped custom field values are read from remote_data: it is read only when asked for or mapped.
-    const readRemoteData = opts.remoteData || mappings.length > 0;
+    const readRemoteData = opts.remoteData || mappings.some((m) => m.objectTypeOwner === objectType);
     const result = await this.repo.list(connection.id, objectType, page, filter, { remoteData: readRemoteData });
     return { ...result, items: await this.views(connection, result.items, opts, mappings) };
   }
