@@ -68,7 +68,8 @@ async function sqlLoop(run: () => Promise<unknown>): Promise<Measure> {
 const sim = await startZendeskSimulator({ validateSpec: false });
 sim.seedTickets(tickets, { commentsPerTicket });
 // The simulator's export budget would stretch the sync over minutes without changing what is read after it.
-const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), { OMNIPORT_PACE_PROVIDER_BUDGETS: 'false' });
+// Omniport's own per-key limit (1,200 a minute by default) would answer the fast measures with 429s.
+const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), { OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', OMNIPORT_RATE_LIMIT_PER_MINUTE: '0' });
 const cred = sim.credentials[0]!;
 const { connectionId, token } = await connect(bench, {
   provider: 'zendesk',
