@@ -38,7 +38,7 @@ export async function startBenchServer(providers: ProviderRegistry, env: Record<
     });
     return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  return { omniport, url, call, box, database: databaseUrl ? 'postgres' : 'pglite' };
+  return { omniport, url, call, box, apiKey: boot!.key.apiKey, database: databaseUrl ? 'postgres' : 'pglite' };
 }
 
 /** Samples RSS every 50 ms; returns the peak in MiB. */

@@ -89,6 +89,8 @@ export interface JobOptions {
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box, sandbox } = await openServices(config, opts);
   await sandbox?.start();
+  // Requests read their API key, connection and mappings from memory, forgotten at once when they change.
+  await services.lookupCache.start(database);
   const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
@@ -122,6 +124,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
       await jobs.stop();
       await sandbox?.close();
       await services.dashboard.calls.flush();
+      await services.lookupCache.stop();
       await database.close();
     },
   };

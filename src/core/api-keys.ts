@@ -2,6 +2,7 @@ import { AppError, notFound } from './errors';
 import { API_KEY_PATTERN, newApiKey, sha256Hex } from './secrets';
 import { isUuid, type AccessContext } from './access';
 import type { ApiKeyRow, ControlPlaneRepo } from '../store/control-plane.repo';
+import { LookupCache } from '../store/lookup-cache';
 import type { PageRequest } from '../store/pagination';
 
 export interface IssuedApiKey {
@@ -14,21 +15,24 @@ export class ApiKeyService {
   constructor(
     private readonly repo: ControlPlaneRepo,
     private readonly keyEnv: string,
+    private readonly cache = new LookupCache(),
   ) {}
 
   /** The same service working inside a transaction. */
   withRepo(repo: ControlPlaneRepo): ApiKeyService {
-    return new ApiKeyService(repo, this.keyEnv);
+    return new ApiKeyService(repo, this.keyEnv, this.cache);
   }
 
   /** The access context of a presented key, or undefined for an unknown, malformed or revoked key. */
   async authenticate(presented: string): Promise<AccessContext | undefined> {
     if (!API_KEY_PATTERN.test(presented)) return undefined;
-    const row = await this.repo.findActiveApiKeyByHash(sha256Hex(presented));
+    const keyHash = sha256Hex(presented);
+    const row = await this.cache.apiKey(keyHash, () => this.repo.findActiveApiKeyByHash(keyHash));
     if (!row) return undefined;
-    // Best effort and at most once a minute, so authentication stays a single read.
+    // Best effort and at most once a minute, so a warm authentication reads nothing at all.
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-      this.repo.touchApiKey(row.id, new Date()).catch(() => {});
+      row.lastUsedAt = new Date();
+      this.repo.touchApiKey(row.id, row.lastUsedAt).catch(() => {});
     }
     return { projectId: row.projectId, userId: row.userId, apiKeyId: row.id };
   }

@@ -10,6 +10,7 @@ import type { ConnectionRow, ControlPlaneRepo, LinkedUserRow } from '../store/co
 import type { ConnectRepo } from '../store/connect.repo';
 import type { ProviderManifest } from '../providers/manifest';
 import type { PageRequest } from '../store/pagination';
+import type { LookupCache } from '../store/lookup-cache';
 
 /** How a connection was made, recorded in its events. */
 export type ConnectionOrigin = 'api' | 'connect_oauth' | 'connect_form';
@@ -48,6 +49,7 @@ export class ConnectionService {
     private readonly connect: ConnectRepo,
     /** Provider addresses may be private or loopback (simulators, on-premise products); off by default. */
     private readonly allowPrivateUrls: boolean,
+    private readonly cache: LookupCache,
   ) {}
 
   /**
@@ -203,8 +205,10 @@ export class ConnectionService {
   /** The connection selected by an `x-connection-token`; another project's token is unknown (401). */
   async resolveToken(ctx: AccessContext, token: string | undefined): Promise<ConnectionRow> {
     if (!token) throw new AppError('invalid_connection_token', 'x-connection-token header is required');
-    const row = await this.repo.findConnectionByTokenHash(ctx.projectId, sha256Hex(token));
-    if (!row) throw new AppError('invalid_connection_token', 'unknown connection token');
+    const tokenHash = sha256Hex(token);
+    const row = await this.cache.connectionByToken(tokenHash, () => this.repo.findConnectionByTokenHash(ctx.projectId, tokenHash));
+    // Cached rows are shared by every project: another project's connection is unknown here.
+    if (!row || row.projectId !== ctx.projectId) throw new AppError('invalid_connection_token', 'unknown connection token');
     return row;
   }
 

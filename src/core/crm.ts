@@ -6,7 +6,7 @@ import { asAppError, type BatchItem, type UnifiedObjects, type View } from './un
 import { crmWritables, type CrmWritable } from './unified/crm';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow } from '../store/control-plane.repo';
-import type { UnifiedRow } from '../store/unified.repo';
+import type { ListedRow } from '../store/unified.repo';
 import type { ResolvedMapping } from '../store/field-mapping.repo';
 import type { AdapterContext, CrmOperations, CrmWrite } from '../providers/types';
 
@@ -90,7 +90,7 @@ export class CrmService {
     objectType: CrmWritable,
     input: Record<string, unknown>,
     prefix: string,
-    preloaded?: { refs: Map<string, UnifiedRow>; mappings: ResolvedMapping[] },
+    preloaded?: { refs: Map<string, ListedRow>; mappings: ResolvedMapping[] },
   ): Promise<CrmWrite> {
     const { field_mappings: fieldValues, ...fields } = input;
     const refs = crmWritables[objectType].refs as Record<string, string>;

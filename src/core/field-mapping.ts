@@ -7,6 +7,7 @@ import { TICKETING_OBJECTS } from './unified/ticketing';
 import type { ConnectionRow } from '../store/control-plane.repo';
 import type { AttributeRow, FieldMappingRepo, MappingRow, ResolvedMapping } from '../store/field-mapping.repo';
 import type { PageRequest } from '../store/pagination';
+import type { LookupCache } from '../store/lookup-cache';
 import type { ProviderRegistry } from '../providers/registry';
 import type { CustomFieldValue, RemoteField } from '../providers/types';
 
@@ -25,6 +26,7 @@ export class FieldMappingService {
     private readonly linkedUsers: LinkedUserService,
     private readonly providers: ProviderRegistry,
     private readonly contexts: ProviderContexts,
+    private readonly cache: LookupCache,
   ) {}
 
   define(access: AccessContext, input: { object_type_owner: string; name: string; description?: string; data_type: DataType }): Promise<AttributeRow> {
@@ -89,7 +91,8 @@ export class FieldMappingService {
   }
 
   mappingsOf(connection: ConnectionRow): Promise<ResolvedMapping[]> {
-    return this.repo.mappingsFor(connection.projectId, connection.linkedUserId, connection.provider);
+    const { projectId, linkedUserId, provider } = connection;
+    return this.cache.fieldMappings(projectId, linkedUserId, provider, () => this.repo.mappingsFor(projectId, linkedUserId, provider));
   }
 
   /** `field_mappings` values of a write as provider custom fields: mapped names only, values of the declared type. */

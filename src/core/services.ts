@@ -32,6 +32,7 @@ import { EventsRepo } from '../store/events.repo';
 import { WebhooksRepo } from '../store/webhooks.repo';
 import { IdempotencyRepo } from '../store/idempotency.repo';
 import { createDashboardServices, type DashboardServices } from '../dashboard/services';
+import { LookupCache } from '../store/lookup-cache';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -49,6 +50,8 @@ export interface Services {
   fieldMapping: FieldMappingService;
   controlPlane: ControlPlaneRepo;
   database: DatabaseHandle;
+  /** API keys, connections and field mappings in memory; caches only once started (servers and workers). */
+  lookupCache: LookupCache;
   files: FileFetcher;
   /** Hosted connect page: settings, OAuth apps, magic links, the page's logic and OAuth flows/refresh. */
   connectSettings: ConnectSettingsService;
@@ -80,19 +83,20 @@ export function createServices(deps: {
   httpTuning?: HttpTuning;
 }): Services {
   const controlPlane = new ControlPlaneRepo(deps.database.db);
+  const lookupCache = new LookupCache();
   const webhooksRepo = new WebhooksRepo(deps.database.db);
   const unified = new UnifiedRepo(deps.database.db);
   // Every outbound call shares one address policy: private addresses only when the operator allows them.
   const dashboard = createDashboardServices(deps.database, deps.box, deps.config);
   const tuning = { paceBudgets: deps.config.paceProviderBudgets, onCall: dashboard.calls.record, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
   const contexts = new ProviderContexts(deps.providers, deps.box, tuning);
-  const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv);
+  const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv, lookupCache);
   const linkedUsers = new LinkedUserService(controlPlane);
   const files = new FileFetcher(deps.config.allowPrivateUrls);
-  const fieldMapping = new FieldMappingService(new FieldMappingRepo(deps.database.db), linkedUsers, deps.providers, contexts);
-  const objects = new UnifiedObjects(unified, controlPlane, fieldMapping);
+  const fieldMapping = new FieldMappingService(new FieldMappingRepo(deps.database.db), linkedUsers, deps.providers, contexts, lookupCache);
+  const objects = new UnifiedObjects(unified, controlPlane, fieldMapping, lookupCache);
   const connectRepo = new ConnectRepo(deps.database.db);
-  const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo, deps.config.allowPrivateUrls);
+  const connections = new ConnectionService(controlPlane, linkedUsers, deps.providers, deps.box, contexts, connectRepo, deps.config.allowPrivateUrls, lookupCache);
   const connectSettings = new ConnectSettingsService(connectRepo, deps.providers);
   const oauthApps = new OAuthAppService(connectRepo, deps.providers, deps.box, deps.config.allowPrivateUrls);
   const connect = new ConnectService(connectRepo, controlPlane, deps.providers, connectSettings, connections, deps.config.allowPrivateUrls, deps.box);
@@ -116,6 +120,7 @@ export function createServices(deps: {
     fieldMapping,
     controlPlane,
     database: deps.database,
+    lookupCache,
     files,
     connectSettings,
     oauthApps,

@@ -7,7 +7,7 @@ import { ticketInput, type CommentInput, type TicketInput, type TicketPatch } fr
 import type { FileFetcher } from './file-fetch';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow } from '../store/control-plane.repo';
-import type { UnifiedRow, UploadRow } from '../store/unified.repo';
+import type { ListedRow, UploadRow } from '../store/unified.repo';
 import type { ResolvedMapping } from '../store/field-mapping.repo';
 import type { AdapterContext, CommentWrite, FileUpload, TicketingOperations, TicketWrite } from '../providers/types';
 
@@ -134,7 +134,7 @@ export class TicketingService {
     connection: ConnectionRow,
     input: Omit<TicketInput, 'comment'> & { comment?: string | string[] },
     prefix: string,
-    preloaded?: { refs: Map<string, UnifiedRow>; mappings: ResolvedMapping[] },
+    preloaded?: { refs: Map<string, ListedRow>; mappings: ResolvedMapping[] },
   ): Promise<TicketWrite> {
     const customFields = await this.objects.customFields(connection, 'ticketing.ticket', input.field_mappings, prefix, preloaded?.mappings);
     const fields = ticketReferenceFields(input, prefix);

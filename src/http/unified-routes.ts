@@ -4,6 +4,7 @@ import type { Services } from '../core/services';
 import { AppError } from '../core/errors';
 import { isUuid } from '../core/access';
 import { isoDateTime } from '../core/unified/common';
+import { fieldFiltersOf, listFilterQuery } from '../core/unified/list-filters';
 import { accessOf } from './auth';
 import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalConnectionTokenHeaders, remoteDataQuery } from './connection-token';
 import { envelope, errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from './schemas';
@@ -47,7 +48,7 @@ export function readRoutes(
         tags: [tag],
         summary: `List ${spec.label}s of the connection (from Omniport's store, kept fresh by sync)`,
         headers: connectionTokenHeaders,
-        querystring: spec.extraQuery ? listQuery.extend(spec.extraQuery.shape) : listQuery,
+        querystring: listQuery.extend(listFilterQuery(spec.objectType).shape).extend(spec.extraQuery?.shape ?? {}),
         response: { 200: listEnvelope(spec.schema), ...errorResponses },
       },
     },
@@ -64,6 +65,7 @@ export function readRoutes(
           modifiedAfter: q.modified_after ? new Date(q.modified_after) : undefined,
           includeDeleted: q.include_deleted,
           parentId,
+          fields: fieldFiltersOf(spec.objectType, q),
         },
         { remoteData: q.remote_data },
       );

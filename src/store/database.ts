@@ -19,7 +19,20 @@ export interface DatabaseHandle {
   /** Raw parameterised SQL, for libraries that bring their own queries (pg-boss). */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   ping(): Promise<void>;
+  /**
+   * Follows NOTIFY messages of `channel`. `onListening(true)` is called once notifications flow, and
+   * `onListening(false)` whenever they may have been missed (the listening connection was lost); it is
+   * re-established by itself. On PGlite notifications arrive before the committing statement returns.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  /** Calls `observer` with the text of every statement sent through `db` (tests count them). */
+  observeQueries(observer: (sql: string) => void): () => void;
   close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  onNotify(payload: string): void;
+  onListening(listening: boolean): void;
 }
 
 export type DatabaseTarget =
@@ -72,11 +85,32 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
 }
 
+/** Drizzle's logger as a hook on the query path: every statement `db` sends is seen by the observers. */
+function queryObservers() {
+  const observers = new Set<(sql: string) => void>();
+  return {
+    logger: { logQuery: (query: string) => observers.forEach((o) => o(query)) },
+    observeQueries(observer: (sql: string) => void) {
+      observers.add(observer);
+      return () => void observers.delete(observer);
+    },
+  };
+}
+
 function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHandle {
-  const db = drizzlePglite(instance, { schema }) as unknown as Database;
+  const { logger, observeQueries } = queryObservers();
+  const db = drizzlePglite(instance, { schema, logger }) as unknown as Database;
   return {
     kind: 'pglite',
     db,
+    observeQueries,
+    async listen(channel, handlers) {
+      const unlisten = await instance.listen(channel, handlers.onNotify);
+      handlers.onListening(true);
+      return async () => {
+        if (!instance.closed) await unlisten();
+      };
+    },
     async executeSql(text, values) {
       if (values && values.length > 0) {
         const result = await instance.query<Record<string, unknown>>(text, values as unknown[]);
@@ -110,10 +144,21 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   // listener but this one. The fault is reported where it matters: the transaction's next query rejects.
   pool.on('error', ignoreConnectionError);
   pool.on('connect', (client) => client.on('error', ignoreConnectionError));
-  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  const { logger, observeQueries } = queryObservers();
+  const listeners = new Set<() => Promise<void>>();
+  const db = drizzlePg(pool, { schema, logger }) as unknown as Database;
   return {
     kind: 'postgres',
     db,
+    observeQueries,
+    async listen(channel, handlers) {
+      const stop = await listenPostgres(url, channel, handlers);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
     async executeSql(text, values) {
       const result = await pool.query(text, values as unknown[] | undefined);
       return { rows: result.rows as Record<string, unknown>[] };
@@ -122,8 +167,69 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
       await pool.query('select 1');
     },
     async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
+  };
+}
+
+/**
+ * A dedicated connection that LISTENs on `channel` (a pooled one could not keep the subscription). A lost
+ * connection is reported (`onListening(false)`: notifications may have been missed) and made again, with
+ * a growing pause up to 5 s.
+ */
+async function listenPostgres(url: string, channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let pauseMs = 100;
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    handlers.onListening(false);
+    c.end().catch(ignoreConnectionError);
+    schedule();
+  };
+  const schedule = () => {
+    if (stopped || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, pauseMs);
+    retryTimer.unref();
+    pauseMs = Math.min(pauseMs * 2, 5_000);
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    c.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotify(message.payload ?? '');
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${channel}`);
+    } catch {
+      c.end().catch(ignoreConnectionError);
+      schedule();
+      return;
+    }
+    if (stopped) {
+      await c.end().catch(ignoreConnectionError);
+      return;
+    }
+    client = c;
+    pauseMs = 100;
+    handlers.onListening(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(ignoreConnectionError);
   };
 }
 

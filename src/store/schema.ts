@@ -102,6 +102,25 @@ export const connections = pgTable(
 );
 
 /**
+ * One partial index per filterable field of the stored unified view (`data`). Scalar fields get a b-tree on
+ * (connection, type, value, seq), the list order; array fields (`many`) a GIN index on the array.
+ */
+const LIST_FILTER_INDEXES: { name: string; field: string; objectTypes: string[]; many?: boolean }[] = [
+  { name: 'unified_objects_status_idx', field: 'status', objectTypes: ['ticketing.ticket'] },
+  { name: 'unified_objects_priority_idx', field: 'priority', objectTypes: ['ticketing.ticket'] },
+  { name: 'unified_objects_project_idx', field: 'project_id', objectTypes: ['ticketing.ticket'] },
+  { name: 'unified_objects_account_idx', field: 'account_id', objectTypes: ['ticketing.ticket'] },
+  { name: 'unified_objects_contact_idx', field: 'contact_id', objectTypes: ['ticketing.ticket'] },
+  { name: 'unified_objects_assignee_idx', field: 'assigned_to', objectTypes: ['ticketing.ticket'], many: true },
+  { name: 'unified_objects_company_idx', field: 'company_id', objectTypes: ['crm.contact', 'crm.deal', 'crm.note', 'crm.task', 'crm.engagement'] },
+  { name: 'unified_objects_owner_idx', field: 'user_id', objectTypes: ['crm.contact', 'crm.company', 'crm.deal', 'crm.note', 'crm.task', 'crm.engagement'] },
+  { name: 'unified_objects_stage_idx', field: 'stage_id', objectTypes: ['crm.deal'] },
+  { name: 'unified_objects_email_idx', field: 'email_addresses', objectTypes: ['crm.contact'], many: true },
+];
+
+const objectTypeIn = (types: string[]) => sql.raw(`object_type in (${types.map((t) => `'${t}'`).join(', ')})`);
+
+/**
  * Every unified object (ticket, comment, contact, deal …) of every connection, with the provider's
  * original object. The id is derived from (connection, type, remote id), so it never changes.
  */
@@ -131,6 +150,13 @@ export const unifiedObjects = pgTable(
     uniqueIndex('unified_objects_remote_uq').on(t.connectionId, t.objectType, t.remoteId),
     index('unified_objects_list_idx').on(t.connectionId, t.objectType, t.seq),
     index('unified_objects_parent_idx').on(t.parentId),
+    // Field filters of lists (UNIFIED_LIST_FILTERS): each walks its own partial index in list order, so a
+    // filtered page stays one index scan. Only objects of the types that have the field are indexed.
+    ...LIST_FILTER_INDEXES.map(({ name, field, objectTypes, many }) =>
+      many
+        ? index(name).using('gin', sql`(${t.data} -> ${sql.raw(`'${field}'`)})`).where(objectTypeIn(objectTypes))
+        : index(name).on(t.connectionId, t.objectType, sql`(${t.data} ->> ${sql.raw(`'${field}'`)})`, t.seq).where(objectTypeIn(objectTypes)),
+    ),
   ],
 );
 

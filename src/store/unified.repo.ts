@@ -15,6 +15,34 @@ export interface UnifiedListFilter {
   modifiedAfter?: Date;
   includeDeleted?: boolean;
   parentId?: string;
+  /** Exact matches on fields of the unified view, each backed by a partial index (schema.ts). */
+  fields?: FieldFilter[];
+}
+
+/** A match on one field of the stored unified view (`data`). */
+export interface FieldFilter {
+  field: string;
+  match: 'equals' | 'contains' | 'email';
+  value: string;
+}
+
+/** What a page of views needs; remote_data is large and only read when the answer uses it. */
+export type ListedRow = Omit<UnifiedRow, 'projectId' | 'lastSeenRun' | 'createdAt' | 'modifiedAt'>;
+
+const OBJECT_TYPE = /^[a-z]+\.[a-z_]+$/;
+const FIELD = /^[a-z_]+$/;
+
+/**
+ * The condition of a field filter, written as the partial indexes are: the field name and the object type
+ * are literals (constants of the unified model, checked here), so the planner matches the index expression
+ * and its predicate; the value is a parameter.
+ */
+function fieldCondition(f: FieldFilter): SQL {
+  if (!FIELD.test(f.field)) throw new Error(`not a field name: ${f.field}`);
+  const field = sql.raw(`'${f.field}'`);
+  if (f.match === 'equals') return sql`(${unifiedObjects.data} ->> ${field}) = ${f.value}`;
+  const wanted = f.match === 'contains' ? [f.value] : [{ email_address: f.value }];
+  return sql`(${unifiedObjects.data} -> ${field}) @> ${JSON.stringify(wanted)}::jsonb`;
 }
 
 /** Rows per statement: a few MB of JSON at most. */
@@ -151,8 +179,9 @@ export class UnifiedRepo {
     await this.db.delete(deletionCheckIds).where(and(eq(deletionCheckIds.connectionId, connectionId), eq(deletionCheckIds.runId, runId)));
   }
 
-  list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
-    return keysetPage<UnifiedRow>({
+  list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
+    if (!OBJECT_TYPE.test(objectType)) throw new Error(`not an object type: ${objectType}`);
+    return keysetPage<ListedRow>({
       sortColumn: unifiedObjects.seq,
       idColumn: unifiedObjects.id,
       keyOf: (r) => [String(r.seq), r.id],
@@ -164,16 +193,17 @@ export class UnifiedRepo {
       page,
       fetch: (cond, order, limit) =>
         this.db
-          .select()
+          .select(listedColumns(opts.remoteData))
           .from(unifiedObjects)
           .where(
             whereAll(
               eq(unifiedObjects.connectionId, connectionId),
-              eq(unifiedObjects.objectType, objectType),
+              sql`${unifiedObjects.objectType} = ${sql.raw(`'${objectType}'`)}`,
               filter.includeDeleted ? undefined : eq(unifiedObjects.remoteWasDeleted, false),
               filter.parentId ? eq(unifiedObjects.parentId, filter.parentId) : undefined,
               filter.createdAfter ? gte(unifiedObjects.remoteCreatedAt, filter.createdAfter) : undefined,
               filter.modifiedAfter ? gte(unifiedObjects.remoteUpdatedAt, filter.modifiedAfter) : undefined,
+              ...(filter.fields ?? []).map(fieldCondition),
               cond,
             ),
           )
@@ -192,10 +222,10 @@ export class UnifiedRepo {
   }
 
   /** Objects by id within one connection, in one query (reference translation, child expansion). */
-  async findMany(connectionId: string, ids: string[]): Promise<UnifiedRow[]> {
+  async findMany(connectionId: string, ids: string[], opts = { remoteData: true }): Promise<ListedRow[]> {
     if (ids.length === 0) return [];
     return this.db
-      .select()
+      .select(listedColumns(opts.remoteData))
       .from(unifiedObjects)
       .where(and(eq(unifiedObjects.connectionId, connectionId), inArray(unifiedObjects.id, ids)));
   }
@@ -302,6 +332,24 @@ export class UnifiedRepo {
     if (ids.length === 0) return [];
     return this.db.select().from(uploads).where(and(eq(uploads.connectionId, connectionId), inArray(uploads.id, ids)));
   }
+}
+
+/** The columns of ListedRow; without remote_data, an empty object stands for it. */
+function listedColumns(remoteData: boolean) {
+  const u = unifiedObjects;
+  return {
+    id: u.id,
+    seq: u.seq,
+    connectionId: u.connectionId,
+    objectType: u.objectType,
+    remoteId: u.remoteId,
+    parentId: u.parentId,
+    data: u.data,
+    remoteData: remoteData ? u.remoteData : sql<Record<string, unknown>>`'{}'::jsonb`.as('remote_data'),
+    remoteCreatedAt: u.remoteCreatedAt,
+    remoteUpdatedAt: u.remoteUpdatedAt,
+    remoteWasDeleted: u.remoteWasDeleted,
+  };
 }
 
 export interface SavedBatch {

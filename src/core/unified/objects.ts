@@ -5,9 +5,10 @@ import { toRows } from './records';
 import { unifiedView } from './view';
 import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
 import type { PageRequest } from '../../store/pagination';
-import type { UnifiedInsert, UnifiedListFilter, UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
+import type { ListedRow, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
 import type { ResolvedMapping } from '../../store/field-mapping.repo';
 import type { FieldMappingService } from '../field-mapping';
+import type { LookupCache } from '../../store/lookup-cache';
 import type { BulkItemResult, CustomFieldValue, WriteResult } from '../../providers/types';
 
 export type View = Record<string, unknown>;
@@ -24,11 +25,15 @@ export class UnifiedObjects {
     readonly repo: UnifiedRepo,
     private readonly controlPlane: ControlPlaneRepo,
     private readonly fieldMapping: FieldMappingService,
+    private readonly cache: LookupCache,
   ) {}
 
   async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
-    const result = await this.repo.list(connection.id, objectType, page, filter);
-    return { ...result, items: await this.views(connection, result.items, opts) };
+    const mappings = await this.fieldMapping.mappingsOf(connection);
+    // Mapped custom field values are read from remote_data: it is read only when asked for or mapped.
+    const readRemoteData = opts.remoteData || mappings.some((m) => m.objectTypeOwner === objectType);
+    const result = await this.repo.list(connection.id, objectType, page, filter, { remoteData: readRemoteData });
+    return { ...result, items: await this.views(connection, result.items, opts, mappings) };
   }
 
   async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<View> {
@@ -41,8 +46,9 @@ export class UnifiedObjects {
     const label = objectType.split('.')[1]!;
     const row = isUuid(id) ? await this.repo.findInProject(access.projectId, objectType, id) : undefined;
     if (!row || (token && token.id !== row.connectionId)) throw notFound(label);
-    const connection = await this.controlPlane.findConnection(access.projectId, row.connectionId);
-    if (!connection) throw notFound(label);
+    // The token's connection is the row's (checked above); without one, the connection comes from the cache.
+    const connection = token ?? (await this.cache.connection(row.connectionId, () => this.controlPlane.findConnection(access.projectId, row.connectionId)));
+    if (!connection || connection.projectId !== access.projectId) throw notFound(label);
     return { row, connection };
   }
 
@@ -101,9 +107,10 @@ export class UnifiedObjects {
    * Views of a page: comments get their attachment objects in one extra query, and mapped custom
    * field values are read from the stored provider data (one query for the mappings).
    */
-  async views(connection: ConnectionRow, rows: UnifiedRow[], opts: { remoteData: boolean }): Promise<View[]> {
+  async views(connection: ConnectionRow, rows: ListedRow[], opts: { remoteData: boolean }, loaded?: ResolvedMapping[]): Promise<View[]> {
     const attachmentIds = rows.flatMap((r) => (r.objectType === 'ticketing.comment' ? ((r.data.attachments as string[] | undefined) ?? []) : []));
-    const [attachmentRows, mappings] = await Promise.all([this.repo.findMany(connection.id, attachmentIds), this.fieldMapping.mappingsOf(connection)]);
+    const mappings = loaded ?? (await this.fieldMapping.mappingsOf(connection));
+    const attachmentRows = await this.repo.findMany(connection.id, attachmentIds, { remoteData: opts.remoteData || mappings.length > 0 });
     const attachments = new Map(attachmentRows.map((a) => [a.id, a]));
     return rows.map((row) => {
       const view = this.view(connection, mappings, row, opts);
@@ -117,7 +124,7 @@ export class UnifiedObjects {
     });
   }
 
-  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: UnifiedRow | UnifiedInsert, opts: { remoteData: boolean }): View {
+  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: ListedRow | UnifiedInsert, opts: { remoteData: boolean }): View {
     const view = unifiedView(row, opts);
     view.field_mappings = this.fieldMapping.readValues(connection, mappings, row.objectType, row.remoteData);
     return view;

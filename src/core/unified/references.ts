@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { UnifiedRepo, UnifiedRow } from '../../store/unified.repo';
+import type { UnifiedRepo, ListedRow } from '../../store/unified.repo';
 
 export interface ReferenceField {
   /** The request field, named in errors (e.g. `assigned_to`, `[3].contact_id`). */
@@ -9,7 +9,7 @@ export interface ReferenceField {
 }
 
 /** The objects behind every id of `fields`, in one query (a batch loads them once for all its elements). */
-export async function loadReferences(repo: UnifiedRepo, connectionId: string, fields: ReferenceField[]): Promise<Map<string, UnifiedRow>> {
+export async function loadReferences(repo: UnifiedRepo, connectionId: string, fields: ReferenceField[]): Promise<Map<string, ListedRow>> {
   const wanted = [...new Set(fields.flatMap((f) => f.ids))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   return new Map((await repo.findMany(connectionId, wanted)).map((r) => [r.id, r]));
 }
@@ -23,7 +23,7 @@ export async function resolveReferences(
   repo: UnifiedRepo,
   connectionId: string,
   fields: ReferenceField[],
-  loaded?: Map<string, UnifiedRow>,
+  loaded?: Map<string, ListedRow>,
 ): Promise<Map<string, string[]>> {
   const byId = loaded ?? (await loadReferences(repo, connectionId, fields));
   const out = new Map<string, string[]>();

@@ -1,6 +1,6 @@
-import type { UnifiedInsert, UnifiedRow } from '../../store/unified.repo';
+import type { ListedRow, UnifiedInsert } from '../../store/unified.repo';
 
-type Stored = UnifiedRow | UnifiedInsert;
+type Stored = ListedRow | UnifiedInsert;
 
 /**
  * A stored unified object as the API answers it; `remote_data` only when asked for. `field_mappings`

@@ -1,0 +1,10 @@
+CREATE INDEX "unified_objects_status_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'status'),"seq") WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_priority_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'priority'),"seq") WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_project_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'project_id'),"seq") WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_account_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'account_id'),"seq") WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_contact_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'contact_id'),"seq") WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_assignee_idx" ON "unified_objects" USING gin (("data" -> 'assigned_to')) WHERE object_type in ('ticketing.ticket');--> statement-breakpoint
+CREATE INDEX "unified_objects_company_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'company_id'),"seq") WHERE object_type in ('crm.contact', 'crm.deal', 'crm.note', 'crm.task', 'crm.engagement');--> statement-breakpoint
+CREATE INDEX "unified_objects_owner_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'user_id'),"seq") WHERE object_type in ('crm.contact', 'crm.company', 'crm.deal', 'crm.note', 'crm.task', 'crm.engagement');--> statement-breakpoint
+CREATE INDEX "unified_objects_stage_idx" ON "unified_objects" USING btree ("connection_id","object_type",("data" ->> 'stage_id'),"seq") WHERE object_type in ('crm.deal');--> statement-breakpoint
+CREATE INDEX "unified_objects_email_idx" ON "unified_objects" USING gin (("data" -> 'email_addresses')) WHERE object_type in ('crm.contact');
