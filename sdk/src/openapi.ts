@@ -3425,6 +3425,8 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -4427,10 +4429,14 @@ export interface operations {
     "crm.contacts.list": {
         parameters: {
             query?: {
+                /** @description Only objects of this company (Omniport id). */
+                company_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
+                /** @description Only contacts with this email address (exact match, as stored). */
+                email?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
@@ -4439,6 +4445,8 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -5447,6 +5455,8 @@ export interface operations {
     "crm.deals.list": {
         parameters: {
             query?: {
+                /** @description Only objects of this company (Omniport id). */
+                company_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
@@ -5459,6 +5469,10 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only deals in this stage (Omniport id). */
+                stage_id?: string;
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -6205,6 +6219,8 @@ export interface operations {
     "crm.engagements.list": {
         parameters: {
             query?: {
+                /** @description Only objects of this company (Omniport id). */
+                company_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
@@ -6217,6 +6233,8 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -6975,6 +6993,8 @@ export interface operations {
     "crm.notes.list": {
         parameters: {
             query?: {
+                /** @description Only objects of this company (Omniport id). */
+                company_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
@@ -6987,6 +7007,8 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -7850,6 +7872,8 @@ export interface operations {
     "crm.tasks.list": {
         parameters: {
             query?: {
+                /** @description Only objects of this company (Omniport id). */
+                company_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
@@ -7862,6 +7886,8 @@ export interface operations {
                 modified_after?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects owned by this CRM user (Omniport id). */
+                user_id?: string;
             };
             header?: never;
             path?: never;
@@ -13252,6 +13278,12 @@ export interface operations {
     "ticketing.tickets.list": {
         parameters: {
             query?: {
+                /** @description Only tickets of this account (Omniport id). */
+                account_id?: string;
+                /** @description Only tickets assigned to this user (Omniport id; one of assigned_to). */
+                assigned_to?: string;
+                /** @description Only tickets of this contact (Omniport id). */
+                contact_id?: string;
                 /** @description Only objects created in the provider at or after this time. */
                 created_after?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
@@ -13262,8 +13294,14 @@ export interface operations {
                 limit?: number;
                 /** @description Only objects changed in the provider at or after this time. */
                 modified_after?: string;
+                /** @description Only tickets with this priority. */
+                priority?: "URGENT" | "HIGH" | "MEDIUM" | "LOW";
+                /** @description Only tickets of this collection (Omniport id). */
+                project_id?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only tickets with this status. */
+                status?: "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "CLOSED";
             };
             header?: never;
             path?: never;
