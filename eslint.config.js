@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.omniport/', 'test-artifacts/', 'src/store/migrations/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist.tmp-*/', '.omniport/', 'test-artifacts/', 'src/store/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
