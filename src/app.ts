@@ -86,7 +86,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   });
   // The first sync of a new connection runs in the background, never inside the request.
   services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));
-  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl });
+  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));

@@ -9,6 +9,7 @@ import { JobRunner } from './jobs/runner';
 import { rotateKeys } from './core/key-rotation';
 import { installProcessGuards } from './process-guards';
 import type { Services } from './core/services';
+import { startTracing, stopTracing } from './observability/tracing';
 
 const program = new Command()
   .name('omniport')
@@ -40,6 +41,7 @@ program
   .action(async () => {
     const started = performance.now();
     const config = loadConfig();
+    await startTracing();
     const omniport = await createOmniport(config);
     installProcessGuards(omniport.server.log);
     const boot = await omniport.services.projects.bootstrapIfEmpty(config.bootstrapApiKey);
@@ -60,6 +62,7 @@ program
     const stop = async (signal: string) => {
       console.log(`${signal}: shutting down`);
       await omniport.close();
+      await stopTracing();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop('SIGINT'));
@@ -71,6 +74,7 @@ program
   .description('Run only background jobs (sync, webhook delivery), no HTTP: scale workers out on one PostgreSQL')
   .action(async () => {
     const config = loadConfig();
+    await startTracing();
     const { database, services, box } = await openServices(config);
     const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
     const logger = { info: (o: object, m: string) => console.log(m, JSON.stringify(o)), error: (o: object, m: string) => console.error(m, JSON.stringify(o)) };
@@ -87,6 +91,7 @@ program
       await webhooks.stop();
       await jobs.stop();
       await database.close();
+      await stopTracing();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop());

@@ -33,6 +33,7 @@ const envSchema = z.object({
     .default('5,60,600,3600,21600,43200'),
   OMNIPORT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   OMNIPORT_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  OMNIPORT_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,6 +55,8 @@ export interface Config {
   /** `omniport start` also runs jobs (sync) in the same process. */
   runWorker: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Bearer token that opens GET /metrics to other machines (without it: loopback clients only). */
+  metricsToken?: string;
   /** Requests per minute and API key (0: no limit). */
   rateLimitPerMinute: number;
   /** Requests without a valid API key per minute and source address, before 429 (0: no limit). */
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.OMNIPORT_ALLOW_PRIVATE_URLS === 'true',
     runWorker: e.OMNIPORT_WORKER === 'true',
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.OMNIPORT_METRICS_TOKEN || undefined,
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,

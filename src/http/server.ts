@@ -30,6 +30,7 @@ import { registerOperationIds } from './operation-ids';
 import { auditLogRoutes } from './routes/audit-log';
 import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
+import { registerObservability } from '../observability/http';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -82,6 +83,8 @@ export interface ServerOptions {
   authFailuresPerMinute: number;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
+  /** Bearer token for GET /metrics (without it, loopback clients only). */
+  metricsToken?: string;
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
@@ -107,6 +110,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerObservability(app, { metricsToken: opts.metricsToken });
 
   await app.register(swagger, {
     openapi: {

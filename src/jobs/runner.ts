@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import { loggableError, type DatabaseHandle } from '../store/database';
 import type { ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncService } from '../core/sync';
+import { setQueueDepthSource, syncJobDuration, syncRecords } from '../observability/metrics';
 
 const SYNC_QUEUE = 'sync';
 const SCHEDULE_QUEUE = 'sync-schedule';
@@ -69,14 +70,25 @@ export class JobRunner {
     await this.boss.start();
     await this.boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 15 * 60 });
     await this.boss.createQueue(SCHEDULE_QUEUE, { name: SCHEDULE_QUEUE, policy: 'singleton' });
+    setQueueDepthSource(async () => {
+      const result = await this.boss.getDb().executeSql(
+        `select name as queue, state, count(*)::int as count from ${PGBOSS_SCHEMA}.job where state in ('created', 'retry', 'active') group by 1, 2`,
+        [],
+      );
+      return result.rows as { queue: string; state: string; count: number }[];
+    });
     if (!this.opts.work) return;
     await this.boss.schedule(SCHEDULE_QUEUE, '* * * * *');
     const pollingIntervalSeconds = this.opts.pollingIntervalSeconds ?? 2;
     await this.boss.work<SyncJob>(SYNC_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
       if (!job) return;
       const { connectionId, stream, full } = job.data;
+      const started = performance.now();
+      const observe = (outcome: string) => syncJobDuration.observe({ stream, outcome }, (performance.now() - started) / 1000);
       try {
         const result = await this.sync.run(connectionId, stream, { full, deadline: Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000) });
+        observe(result.outcome);
+        if (result.outcome === 'done') syncRecords.inc({ stream }, result.records);
         const { skipped, ...summary } = result;
         this.logger?.info({ connectionId, ...summary, skipped: skipped?.count ?? 0 }, 'sync job finished');
         // Which records, never their content; GET /sync/status shows them too.
@@ -84,6 +96,7 @@ export class JobRunner {
         if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
         if (result.outcome === 'waiting') await this.send(connectionId, [stream], { startAfter: result.resumeAt });
       } catch (err) {
+        observe('failed');
         // pg-boss retries the job later (with backoff); the run resumes from its saved position.
         this.logger?.error({ connectionId, stream, err: loggableError(err) }, 'sync job failed');
         throw err;
