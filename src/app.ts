@@ -6,7 +6,8 @@ import { loadSecretKeys } from './core/secret-key';
 import { assertKeysReadDatabase } from './core/key-rotation';
 import type { HttpTuning } from './core/provider-context';
 import type { SecretBox } from './core/secrets';
-import { buildServer, redactedPaths } from './http/server';
+import { buildServer } from './http/server';
+import { loggerOptions } from './observability/logger';
 import { JobRunner } from './jobs/runner';
 import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
@@ -79,10 +80,11 @@ export interface JobOptions {
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box } = await openServices(config, opts);
-  const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  const logger = config.logLevel === 'silent' ? false : loggerOptions(config);
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
-    pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds,
+    pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds ?? config.jobs.pollingIntervalSeconds,
+    concurrency: config.jobs.concurrency,
   });
   // The first sync of a new connection runs in the background, never inside the request.
   services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));

@@ -10,6 +10,7 @@ import { rotateKeys } from './core/key-rotation';
 import { installProcessGuards } from './process-guards';
 import type { Services } from './core/services';
 import { startTracing, stopTracing } from './observability/tracing';
+import { createLogger } from './observability/logger';
 
 const program = new Command()
   .name('omniport')
@@ -58,9 +59,11 @@ program
     }
     const address = await omniport.server.listen({ port: config.port, host: config.host });
     const storage = omniport.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
-    console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${Math.round(performance.now() - started)} ms`);
+    const readyMs = Math.round(performance.now() - started);
+    if (config.logLevel === 'silent') console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${readyMs} ms`);
+    omniport.server.log.info({ address, storage: omniport.database.kind, readyMs }, `Omniport listening on ${address} (${storage}); docs at ${address}/docs`);
     const stop = async (signal: string) => {
-      console.log(`${signal}: shutting down`);
+      omniport.server.log.info({ signal }, 'shutting down');
       await omniport.close();
       await stopTracing();
       process.exit(0);
@@ -76,17 +79,18 @@ program
     const config = loadConfig();
     await startTracing();
     const { database, services, box } = await openServices(config);
-    const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
-    const logger = { info: (o: object, m: string) => console.log(m, JSON.stringify(o)), error: (o: object, m: string) => console.error(m, JSON.stringify(o)) };
+    const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true, ...config.jobs });
+    const logger = createLogger(config);
     jobs.logger = logger;
-    installProcessGuards({ warn: (o, m) => console.warn(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) });
+    installProcessGuards(logger);
     await jobs.start();
     const webhooks = createDispatcher(config, services, box);
     webhooks.logger = logger;
     await webhooks.start({ releaseLeases: database.kind === 'pglite' });
     const stopHousekeeping = startHousekeeping(services, logger);
-    console.log(`Omniport worker running (${database.kind})`);
-    const stop = async () => {
+    logger.info({ storage: database.kind }, 'Omniport worker running');
+    const stop = async (signal: string) => {
+      logger.info({ signal }, 'shutting down');
       stopHousekeeping();
       await webhooks.stop();
       await jobs.stop();
@@ -94,8 +98,8 @@ program
       await stopTracing();
       process.exit(0);
     };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
   });
 
 program
