@@ -31,6 +31,7 @@ import { auditLogRoutes } from './routes/audit-log';
 import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
 import { registerObservability } from '../observability/http';
+import { sharedRateLimitStore } from './shared-rate-limit';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -148,6 +149,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       hook: 'preHandler',
       max: opts.rateLimitPerMinute,
       timeWindow: 60_000,
+      store: sharedRateLimitStore(opts.services.database.db, opts.rateLimitPerMinute, 60_000),
+      // The IETF draft's RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (and Retry-After on a 429).
+      enableDraftSpec: true,
+      // A database that cannot count does not refuse requests (they fail on their own if it is really gone).
+      skipOnError: true,
       allowList: (request) => !request.access,
       keyGenerator: (request) => request.access?.apiKeyId ?? request.ip,
       errorResponseBuilder: (_request, context) =>
