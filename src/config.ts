@@ -35,7 +35,7 @@ const envSchema = z.object({
   OMNIPORT_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   OMNIPORT_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   OMNIPORT_JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
-  OMNIPORT_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  OMNIPORT_METRICS_TOKEN: z.string().refine((v) => v === '' || v.length >= 16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
