@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts', 'test/support/config-home.ts'],
+    globalSetup: ['test/support/build.ts', 'test/support/global-setup.ts', 'test/support/config-home.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

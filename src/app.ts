@@ -6,7 +6,8 @@ import { loadSecretKeys } from './core/secret-key';
 import { assertKeysReadDatabase } from './core/key-rotation';
 import type { HttpTuning } from './core/provider-context';
 import type { SecretBox } from './core/secrets';
-import { buildServer, redactedPaths } from './http/server';
+import { buildServer } from './http/server';
+import { loggerOptions } from './observability/logger';
 import { JobRunner } from './jobs/runner';
 import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
@@ -91,14 +92,15 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   await sandbox?.start();
   // Requests read their API key, connection and mappings from memory, forgotten at once when they change.
   await services.lookupCache.start(database);
-  const logger = config.logLevel === 'silent' ? false : { level: config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  const logger = config.logLevel === 'silent' ? false : loggerOptions(config);
   const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, {
     work: opts.jobs?.work ?? config.runWorker,
-    pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds,
+    pollingIntervalSeconds: opts.jobs?.pollingIntervalSeconds ?? config.jobs.pollingIntervalSeconds,
+    concurrency: config.jobs.concurrency,
   });
   // The first sync of a new connection runs in the background, never inside the request.
   services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));
-  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl });
+  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));

@@ -1,18 +1,23 @@
+import fs from 'node:fs';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from './config';
-import { createDispatcher, createOmniport, openServices } from './app';
-import { startHousekeeping } from './jobs/housekeeping';
 import { AppError } from './core/errors';
-import { DataDirLockedError } from './store/database';
-import { isoDate } from './http/schemas';
-import { JobRunner } from './jobs/runner';
-import { rotateKeys } from './core/key-rotation';
-import { installProcessGuards } from './process-guards';
 import type { Services } from './core/services';
+
+// Everything heavier than the command line itself (database drivers, Fastify, providers) is imported by the
+// command that needs it, so `--help`, `--version` and quick commands start fast.
+const app = () => import('./app');
+const isoDate = (d: Date) => d.toISOString();
+
+/** package.json's version; one level above both src/cli.ts and the bundle in dist/. */
+function version(): string {
+  return (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 const program = new Command()
   .name('omniport')
   .description('Omniport: one REST interface over ticketing and CRM products.')
+  .version(version(), '-v, --version')
   .showHelpAfterError();
 
 function print(json: boolean, value: Record<string, unknown>, text: string) {
@@ -20,8 +25,8 @@ function print(json: boolean, value: Record<string, unknown>, text: string) {
 }
 
 /** Runs a command against the database without the HTTP server. */
-async function withServices<T>(fn: (s: Awaited<ReturnType<typeof openServices>>['services']) => Promise<T>): Promise<T> {
-  const { database, services } = await openServices(loadConfig());
+async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+  const { database, services } = await (await app()).openServices(loadConfig());
   try {
     return await fn(services);
   } finally {
@@ -37,10 +42,15 @@ function auditCli(s: Services, projectId: string, action: string, target: { type
 program
   .command('start')
   .description('Run the API server (migrating the database and bootstrapping it when empty)')
-  .action(async () => {
+  .option('-p, --port <port>', 'port to listen on (default: PORT, or 3000)')
+  .option('-H, --host <host>', 'address to listen on (default: HOST, or 127.0.0.1)')
+  .action(async (opts: { port?: string; host?: string }) => {
     const started = performance.now();
-    const config = loadConfig();
-    const omniport = await createOmniport(config);
+    const config = loadConfig({ ...process.env, ...(opts.port !== undefined && { PORT: opts.port }), ...(opts.host !== undefined && { HOST: opts.host }) });
+    const { startTracing, stopTracing } = await import('./observability/tracing');
+    const { installProcessGuards } = await import('./process-guards');
+    await startTracing();
+    const omniport = await (await app()).createOmniport(config);
     installProcessGuards(omniport.server.log);
     const boot = await omniport.services.projects.bootstrapIfEmpty(config.bootstrapApiKey);
     if (boot) {
@@ -56,10 +66,13 @@ program
     }
     const address = await omniport.server.listen({ port: config.port, host: config.host });
     const storage = omniport.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
-    console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${Math.round(performance.now() - started)} ms`);
+    const readyMs = Math.round(performance.now() - started);
+    if (config.logLevel === 'silent') console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${readyMs} ms`);
+    omniport.server.log.info({ address, storage: omniport.database.kind, readyMs }, `Omniport listening on ${address} (${storage}); docs at ${address}/docs`);
     const stop = async (signal: string) => {
-      console.log(`${signal}: shutting down`);
+      omniport.server.log.info({ signal }, 'shutting down');
       await omniport.close();
+      await stopTracing();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop('SIGINT'));
@@ -71,28 +84,37 @@ program
   .description('Run only background jobs (sync, webhook delivery), no HTTP: scale workers out on one PostgreSQL')
   .action(async () => {
     const config = loadConfig();
+    const { startTracing, stopTracing } = await import('./observability/tracing');
+    const { installProcessGuards } = await import('./process-guards');
+    const { createLogger } = await import('./observability/logger');
+    const { JobRunner } = await import('./jobs/runner');
+    const { startHousekeeping } = await import('./jobs/housekeeping');
+    const { openServices, createDispatcher } = await app();
+    await startTracing();
     const { database, services, box } = await openServices(config);
-    const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true });
-    const logger = { info: (o: object, m: string) => console.log(m, JSON.stringify(o)), error: (o: object, m: string) => console.error(m, JSON.stringify(o)) };
+    const jobs = new JobRunner(database, config.databaseUrl, services.sync, services.controlPlane, { work: true, ...config.jobs });
+    const logger = createLogger(config);
     jobs.logger = logger;
-    installProcessGuards({ warn: (o, m) => console.warn(m, JSON.stringify(o)), error: (o, m) => console.error(m, JSON.stringify(o)) });
+    installProcessGuards(logger);
     await jobs.start();
     const webhooks = createDispatcher(config, services, box);
     webhooks.logger = logger;
     services.dashboard.calls.logger = logger;
     await webhooks.start({ releaseLeases: database.kind === 'pglite' });
     const stopHousekeeping = startHousekeeping(services, logger);
-    console.log(`Omniport worker running (${database.kind})`);
-    const stop = async () => {
+    logger.info({ storage: database.kind }, 'Omniport worker running');
+    const stop = async (signal: string) => {
+      logger.info({ signal }, 'shutting down');
       stopHousekeeping();
       await webhooks.stop();
       await jobs.stop();
       await services.dashboard.calls.flush();
       await database.close();
+      await stopTracing();
       process.exit(0);
     };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
   });
 
 program
@@ -314,7 +336,8 @@ keysCmd
   .action(async (opts: { batchSize: string; json?: boolean }) => {
     const batchSize = Number(opts.batchSize);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ConfigError('--batch-size must be a positive integer');
-    const { database, box } = await openServices(loadConfig());
+    const { rotateKeys } = await import('./core/key-rotation');
+    const { database, box } = await (await app()).openServices(loadConfig());
     const report = await rotateKeys(database.db, box, { batchSize }).finally(() => database.close());
     const lines = report.columns.map((c) => `  ${c.column}: ${c.rotated} re-encrypted, ${c.changedMeanwhile} changed meanwhile, ${c.failed} unreadable, ${c.remaining} remaining`);
     print(
@@ -328,10 +351,137 @@ keysCmd
     }
   });
 
+/** The project's access context for a service call made by the operator at the machine. */
+const operator = (projectId: string) => ({ projectId, userId: '', apiKeyId: '' });
+
+/** Prints rows as JSON or as tab-separated lines. */
+function printRows(json: boolean, rows: Record<string, unknown>[], line: (r: Record<string, unknown>) => string, none: string) {
+  console.log(json ? JSON.stringify(rows, null, 2) : rows.map(line).join('\n') || none);
+}
+
+projectCmd
+  .command('list')
+  .description('List the projects')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const rows = (await withServices((s) => s.controlPlane.listProjects())).map((p) => ({ id_project: p.id, name: p.name, created_at: isoDate(p.createdAt) }));
+    printRows(Boolean(opts.json), rows, (r) => `${r.id_project}\t${r.name}`, 'no projects');
+  });
+
+userCmd
+  .command('list')
+  .description('List the users of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; json?: boolean }) => {
+    const users = await withServices(async (s) => s.controlPlane.listUsers((await s.projects.resolveProject(opts.project)).id));
+    const rows = users.map((u) => ({ id_user: u.id, name: u.name, email: u.email, created_at: isoDate(u.createdAt) }));
+    printRows(Boolean(opts.json), rows, (r) => `${r.id_user}\t${r.name}\t${r.email ?? ''}`, 'no users');
+  });
+
+keyCmd
+  .command('list')
+  .description('List the API keys of a project (never their secret)')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; json?: boolean }) => {
+    const page = await withServices(async (s) => s.apiKeys.list(operator((await s.projects.resolveProject(opts.project)).id), { limit: 1000 }));
+    const rows = page.items.map((k) => ({
+      id_api_key: k.id,
+      key_name: k.name,
+      id_user: k.userId,
+      created_at: isoDate(k.createdAt),
+      last_used_at: k.lastUsedAt ? isoDate(k.lastUsedAt) : null,
+      revoked_at: k.revokedAt ? isoDate(k.revokedAt) : null,
+    }));
+    printRows(Boolean(opts.json), rows, (r) => `${r.id_api_key}\t${r.key_name}\t${r.revoked_at ? `revoked ${r.revoked_at}` : 'active'}`, 'no API keys');
+  });
+keyCmd
+  .command('revoke <id>')
+  .description('Revoke an API key (at once, in every process)')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (id: string, opts: { project: string }) => {
+    await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      await s.apiKeys.revoke(operator(project.id), id);
+      await auditCli(s, project.id, 'api_key.revoked', { type: 'api_key', id });
+    });
+    console.log(`API key ${id} revoked`);
+  });
+
+const linkedUserCmd = program.command('linked-user').description('Manage the linked users (end customers) of a project');
+linkedUserCmd
+  .command('list')
+  .description('List the linked users of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; json?: boolean }) => {
+    const page = await withServices(async (s) => s.linkedUsers.list(operator((await s.projects.resolveProject(opts.project)).id), { limit: 1000 }, {}));
+    const rows = page.items.map((u) => ({ id_linked_user: u.id, linked_user_origin_id: u.originId, alias: u.alias, created_at: isoDate(u.createdAt) }));
+    printRows(Boolean(opts.json), rows, (r) => `${r.id_linked_user}\t${r.linked_user_origin_id}\t${r.alias ?? ''}`, 'no linked users');
+  });
+
+const connectionCmd = program.command('connection').description('Manage the connections of a project');
+connectionCmd
+  .command('list')
+  .description('List the connections of a project')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .option('--provider <name>', 'only this provider')
+  .option('--json', 'print JSON')
+  .action(async (opts: { project: string; provider?: string; json?: boolean }) => {
+    const page = await withServices(async (s) => s.connections.list(operator((await s.projects.resolveProject(opts.project)).id), { limit: 1000 }, { provider: opts.provider }));
+    const rows = page.items.map(({ row: c, linkedUser }) => ({
+      id_connection: c.id,
+      provider: c.provider,
+      status: c.status,
+      id_linked_user: c.linkedUserId,
+      linked_user_origin_id: linkedUser?.originId ?? null,
+      created_at: isoDate(c.createdAt),
+    }));
+    printRows(Boolean(opts.json), rows, (r) => `${r.id_connection}\t${r.provider}\t${r.status}\t${r.id_linked_user}`, 'no connections');
+  });
+connectionCmd
+  .command('revoke <id>')
+  .description('Delete a connection: its credentials and synced data are removed')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (id: string, opts: { project: string }) => {
+    await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      await s.connections.delete(operator(project.id), id);
+      await auditCli(s, project.id, 'connection.deleted', { type: 'connection', id });
+    });
+    console.log(`connection ${id} deleted`);
+  });
+
+program
+  .command('sync <connection>')
+  .description('Sync every stream of a connection in this process, showing progress until it finishes')
+  .option('--full', 'read everything again instead of the changes since the last sync')
+  .option('--json', 'print the result as JSON')
+  .action(async (connectionId: string, opts: { full?: boolean; json?: boolean }) => {
+    const { syncWithProgress } = await import('./cli-sync');
+    const result = await withServices((s) => syncWithProgress(s, connectionId, { full: opts.full, json: Boolean(opts.json) }));
+    if (opts.json) console.log(JSON.stringify(result, null, 2));
+    if (result.failed.length > 0) process.exitCode = 1;
+  });
+
+program
+  .command('doctor')
+  .description('Check the database, its migrations, the secret key and the public URL')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const { runDoctor } = await import('./cli-doctor');
+    const checks = await runDoctor(loadConfig());
+    if (opts.json) console.log(JSON.stringify(checks, null, 2));
+    else for (const c of checks) console.log(`${c.status === 'ok' ? 'ok  ' : c.status === 'warn' ? 'warn' : 'FAIL'}  ${c.name}: ${c.detail}`);
+    if (checks.some((c) => c.status === 'fail')) process.exitCode = 1;
+  });
+
 export async function main(argv: string[]) {
   try {
     await program.parseAsync(argv);
   } catch (err) {
+    const { DataDirLockedError } = await import('./store/database');
     if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AppError) {
       console.error(`omniport: ${err.message}`);
       process.exit(err instanceof AppError ? 1 : 78);

@@ -36,6 +36,9 @@ const envSchema = z.object({
     .default('5,60,600,3600,21600,43200'),
   OMNIPORT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   OMNIPORT_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  OMNIPORT_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  OMNIPORT_JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  OMNIPORT_METRICS_TOKEN: z.string().refine((v) => v === '' || v.length >= 16, 'at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -57,6 +60,10 @@ export interface Config {
   /** `omniport start` also runs jobs (sync) in the same process. */
   runWorker: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Sync jobs a process runs at once, and how often its idle workers poll (queued jobs wake them sooner). */
+  jobs: { concurrency: number; pollingIntervalSeconds: number };
+  /** Bearer token that opens GET /metrics to other machines (without it: loopback clients only). */
+  metricsToken?: string;
   /** Requests per minute and API key (0: no limit). */
   rateLimitPerMinute: number;
   /** Requests without a valid API key per minute and source address, before 429 (0: no limit). */
@@ -109,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.OMNIPORT_ALLOW_PRIVATE_URLS === 'true',
     runWorker: e.OMNIPORT_WORKER === 'true',
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.OMNIPORT_METRICS_TOKEN || undefined,
+    jobs: { concurrency: e.OMNIPORT_SYNC_CONCURRENCY, pollingIntervalSeconds: e.OMNIPORT_JOB_POLL_SECONDS },
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,

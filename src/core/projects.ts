@@ -16,7 +16,9 @@ export class ProjectService {
     private readonly apiKeys: ApiKeyService,
   ) {}
 
-  createProject(name: string): Promise<ProjectRow> {
+  /** Names are unique (a unique index holds it under races too): projects are addressed by name. */
+  async createProject(name: string): Promise<ProjectRow> {
+    if ((await this.repo.findProjectByName(name)).length > 0) throw new AppError('conflict', `a project named ${name} exists already`, { field: 'name' });
     return this.repo.insertProject({ name });
   }
 

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { webhookDeliveries } from '../observability/metrics';
 import { Webhook } from 'standardwebhooks';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import type { SecretBox } from '../core/secrets';
@@ -87,7 +88,9 @@ export class WebhookDispatcher {
 
   private async deliver(due: DueDelivery): Promise<void> {
     const attempt = await this.send(due);
-    await this.repo.recordAttempt(due, attempt, this.outcome(due, attempt));
+    const outcome = this.outcome(due, attempt);
+    await this.repo.recordAttempt(due, attempt, outcome);
+    webhookDeliveries.inc({ outcome: outcome.kind });
   }
 
   private async send(due: DueDelivery): Promise<AttemptRecord> {

@@ -34,6 +34,8 @@ import { eventRoutes } from './routes/events';
 import { apiKeySecurity, finishDocument, type OpenApiDocument } from './openapi';
 import { publicBase } from '../connect/routes';
 import { dashboardRoutes } from '../dashboard/routes';
+import { registerObservability } from '../observability/http';
+import { sharedRateLimitStore } from './shared-rate-limit';
 
 /** Paths that never reach a log line in clear. */
 export const redactedPaths = [
@@ -86,6 +88,8 @@ export interface ServerOptions {
   authFailuresPerMinute: number;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
+  /** Bearer token for GET /metrics (without it, loopback clients only). */
+  metricsToken?: string;
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
@@ -111,6 +115,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerObservability(app, { metricsToken: opts.metricsToken });
 
   // Answers over 1 KB compressed when the client accepts it (br, gzip or deflate): a page of 1,000 tickets
   // is about 1 MB of JSON. Brotli at the plugin's quality 4 costs little CPU for a large gain.
@@ -152,6 +157,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       hook: 'preHandler',
       max: opts.rateLimitPerMinute,
       timeWindow: 60_000,
+      store: sharedRateLimitStore(opts.services.database.db, opts.rateLimitPerMinute, 60_000),
+      // The IETF draft's RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset (and Retry-After on a 429).
+      enableDraftSpec: true,
+      // A database that cannot count does not refuse requests (they fail on their own if it is really gone).
+      skipOnError: true,
       allowList: (request) => !request.access,
       keyGenerator: (request) => request.access?.apiKeyId ?? request.ip,
       errorResponseBuilder: (_request, context) =>

@@ -1,11 +1,16 @@
 import PgBoss from 'pg-boss';
+import pg from 'pg';
 import { loggableError, type DatabaseHandle } from '../store/database';
 import type { ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncService } from '../core/sync';
 import { isDeletionCheck } from '../core/deletion-check';
+import { setQueueDepthSource, syncJobDuration, syncRecords } from '../observability/metrics';
+import { currentRequestId, runWithRequestContext } from '../observability/request-context';
 
 const SYNC_QUEUE = 'sync';
 const SCHEDULE_QUEUE = 'sync-schedule';
+/** PostgreSQL channel on which a process that queued sync jobs wakes the workers of every process. */
+const WAKE_CHANNEL = 'omniport_sync_jobs';
 /** pg-boss's default schema, where its job table lives. */
 const PGBOSS_SCHEMA = 'pgboss';
 
@@ -13,13 +18,17 @@ interface SyncJob {
   connectionId: string;
   stream: string;
   full?: boolean;
+  /** The request that queued the sync (its id in the job's log lines). */
+  requestId?: string;
 }
 
 export interface JobRunnerOptions {
   /** Take jobs in this process (false on API-only nodes). */
   work: boolean;
-  /** How often workers poll for jobs. */
+  /** How often idle workers poll for jobs (a queued job wakes them before that). */
   pollingIntervalSeconds?: number;
+  /** Sync jobs (streams, of one connection or several) this process runs at once. */
+  concurrency?: number;
   /** A job works at most this long, then queues its own continuation (keeps jobs short and crash-safe). */
   jobSliceMs?: number;
 }
@@ -41,10 +50,13 @@ export class JobRunner {
   private started: Promise<void> | undefined;
 
   private reaper: NodeJS.Timeout | undefined;
+  private readonly workerIds: string[] = [];
+  private listener: pg.Client | undefined;
+  private stopping = false;
 
   constructor(
     private readonly database: DatabaseHandle,
-    databaseUrl: string | undefined,
+    private readonly databaseUrl: string | undefined,
     private readonly sync: SyncService,
     private readonly controlPlane: ControlPlaneRepo,
     private readonly opts: JobRunnerOptions,
@@ -70,27 +82,32 @@ export class JobRunner {
     await this.boss.start();
     await this.boss.createQueue(SYNC_QUEUE, { name: SYNC_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 15 * 60 });
     await this.boss.createQueue(SCHEDULE_QUEUE, { name: SCHEDULE_QUEUE, policy: 'singleton' });
+    setQueueDepthSource(async () => {
+      const result = await this.boss.getDb().executeSql(
+        `select name as queue, state, count(*)::int as count from ${PGBOSS_SCHEMA}.job where state in ('created', 'retry', 'active') group by 1, 2`,
+        [],
+      );
+      return result.rows as { queue: string; state: string; count: number }[];
+    });
     if (!this.opts.work) return;
     await this.boss.schedule(SCHEDULE_QUEUE, '* * * * *');
     const pollingIntervalSeconds = this.opts.pollingIntervalSeconds ?? 2;
-    await this.boss.work<SyncJob>(SYNC_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      const { connectionId, stream, full } = job.data;
-      try {
-        const deadline = Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000);
-        const result = isDeletionCheck(stream) ? await this.sync.deletions.run(connectionId, stream, { deadline }) : await this.sync.run(connectionId, stream, { full, deadline });
-        const { skipped, ...summary } = result;
-        this.logger?.info({ connectionId, ...summary, skipped: skipped?.count ?? 0 }, 'sync job finished');
-        // Which records, never their content; GET /sync/status shows them too.
-        if (skipped?.count) (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream, skipped: skipped.named }, 'records the database refused were skipped');
-        if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
-        if (result.outcome === 'waiting') await this.send(connectionId, [stream], { startAfter: result.resumeAt });
-      } catch (err) {
-        // pg-boss retries the job later (with backoff); the run resumes from its saved position.
-        this.logger?.error({ connectionId, stream, err: loggableError(err) }, 'sync job failed');
-        throw err;
-      }
-    });
+    // Several workers, one job each: streams of one connection and of several run side by side, bounded.
+    for (let i = 0; i < (this.opts.concurrency ?? 4); i++) {
+      const id = await this.boss.work<SyncJob>(SYNC_QUEUE, { pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
+        if (!job) return;
+        const { connectionId, stream, full, requestId } = job.data;
+        try {
+          // Jobs this one queues (its continuation) keep the id of the request that started the sync.
+          return await runWithRequestContext({ requestId: requestId ?? `job:${job.id}` }, () => this.runSyncJob(connectionId, stream, full, requestId));
+        } finally {
+          // Look for the next job at once instead of after the polling interval.
+          this.boss.notifyWorker(id);
+        }
+      });
+      this.workerIds.push(id);
+    }
+    if (this.database.kind === 'postgres' && this.databaseUrl) await this.listenForWakeUps(this.databaseUrl);
     // Streams whose worker died (kill -9, lost machine) are taken over: at once on the embedded database,
     // which only this process can use, and on PostgreSQL once their heartbeat is stale.
     await this.takeOverStalled(this.database.kind === 'pglite' ? 0 : this.sync.liveness.staleAfterMs);
@@ -101,6 +118,52 @@ export class JobRunner {
       for (const { id } of await this.controlPlane.connectionsDueForSync()) await this.enqueueAll(id);
       for (const { connectionId, streams } of await this.sync.deletions.due()) await this.send(connectionId, streams);
     });
+  }
+
+  /** Wakes this process's idle workers, so a queued job starts now rather than at their next poll. */
+  private wakeWorkers(): void {
+    for (const id of this.workerIds) this.boss.notifyWorker(id);
+  }
+
+  /** Workers of other processes (API nodes queue, workers run) are woken through LISTEN/NOTIFY. */
+  private async listenForWakeUps(url: string): Promise<void> {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    client.on('notification', () => this.wakeWorkers());
+    client.on('error', (err) => {
+      this.logger?.error({ err: loggableError(err) }, 'job wake-up listener lost its connection; polling meanwhile');
+      this.listener = undefined;
+      void client.end().catch(() => {});
+      setTimeout(() => void (this.stopping ? undefined : this.listenForWakeUps(url).catch(() => {})), 5_000).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${WAKE_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      client.emit('error', err as Error);
+    }
+  }
+
+  private async runSyncJob(connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
+    const started = performance.now();
+    const observe = (outcome: string) => syncJobDuration.observe({ stream, outcome }, (performance.now() - started) / 1000);
+    try {
+      const deadline = Date.now() + (this.opts.jobSliceMs ?? 5 * 60_000);
+      const result = isDeletionCheck(stream) ? await this.sync.deletions.run(connectionId, stream, { deadline }) : await this.sync.run(connectionId, stream, { full, deadline });
+      observe(result.outcome);
+      if (result.outcome === 'done') syncRecords.inc({ stream }, result.records);
+      const { skipped, ...summary } = result;
+      this.logger?.info({ connectionId, requestId, ...summary, skipped: skipped?.count ?? 0 }, 'sync job finished');
+      // Which records, never their content; GET /sync/status shows them too.
+      if (skipped?.count) (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, requestId, stream, skipped: skipped.named }, 'records the database refused were skipped');
+      if (result.outcome === 'continued') await this.enqueue(connectionId, [stream]);
+      if (result.outcome === 'waiting') await this.send(connectionId, [stream], { startAfter: result.resumeAt });
+    } catch (err) {
+      observe('failed');
+      // pg-boss retries the job later (with backoff); the run resumes from its saved position.
+      this.logger?.error({ connectionId, requestId, stream, err: loggableError(err) }, 'sync job failed');
+      throw err;
+    }
   }
 
   /**
@@ -149,8 +212,20 @@ export class JobRunner {
   }
 
   private async send(connectionId: string, streams: string[], opts: { full?: boolean; startAfter?: Date } = {}): Promise<void> {
+    await this.sendJobs(connectionId, streams, opts);
+    if (opts.startAfter) return;
+    this.wakeWorkers();
+    if (this.database.kind === 'postgres') {
+      await this.boss
+        .getDb()
+        .executeSql(`select pg_notify('${WAKE_CHANNEL}', '')`, [])
+        .catch(() => {}); // the workers' polling finds the jobs anyway
+    }
+  }
+
+  private async sendJobs(connectionId: string, streams: string[], opts: { full?: boolean; startAfter?: Date }): Promise<void> {
     for (const stream of streams) {
-      await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full } satisfies SyncJob, {
+      await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full, requestId: currentRequestId() } satisfies SyncJob, {
         singletonKey: `${connectionId}:${stream}`,
         ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       });
@@ -158,7 +233,9 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.reaper);
+    await this.listener?.end().catch(() => {});
     if (!this.started) return;
     await this.started.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -4,6 +4,7 @@ import { AppError } from '../core/errors';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import { spendBudgets } from './budgets';
 import type { ProviderManifest } from './manifest';
+import { observeProviderCall, type ProviderCallRecord } from '../observability/provider-calls';
 
 export interface HttpClientOptions {
   manifest: ProviderManifest;
@@ -107,7 +108,7 @@ export class ProviderHttpClient {
 
   /** `path` is relative to the connection's base URL, or an absolute URL on the same origin (next-page links). */
   request<T>(method: Dispatcher.HttpMethod, path: string, o: RequestOptions = {}): Promise<ProviderResponse<T>> {
-    return this.limit(() => this.withRetries<T>(method, this.url(path, o.query), o));
+    return observeProviderCall(this.opts.manifest.name, method, (record) => this.limit(() => this.withRetries<T>(method, this.url(path, o.query), o, record)));
   }
 
   private url(path: string, query?: RequestOptions['query']): URL {
@@ -122,7 +123,7 @@ export class ProviderHttpClient {
     return url;
   }
 
-  private async withRetries<T>(method: Dispatcher.HttpMethod, url: URL, o: RequestOptions): Promise<ProviderResponse<T>> {
+  private async withRetries<T>(method: Dispatcher.HttpMethod, url: URL, o: RequestOptions, record: ProviderCallRecord): Promise<ProviderResponse<T>> {
     const provider = this.opts.manifest.name;
     const write = !(method === 'GET' || method === 'HEAD' || o.read === true);
     // A write is sent again only when repeating it is harmless; otherwise only when it surely did not arrive.
@@ -186,6 +187,7 @@ export class ProviderHttpClient {
       if (rateLimited || status === 503) {
         const waitMs = this.retryAfterMs(headers) ?? (rateLimited ? Math.max(this.backoff(attempt), this.opts.manifest.rateLimitMinWaitMs ?? 0) : this.backoff(attempt));
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
+          if (rateLimited) record.rateLimitWaits++;
           await sleep(waitMs);
           continue;
         }

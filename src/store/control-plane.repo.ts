@@ -42,6 +42,15 @@ export class ControlPlaneRepo {
     return this.db.select().from(projects).where(eq(projects.name, name));
   }
 
+  /** Every project, oldest first (the operator's CLI; no tenant asks for this). */
+  listProjects(): Promise<ProjectRow[]> {
+    return this.db.select().from(projects).orderBy(projects.createdAt, projects.id);
+  }
+
+  listUsers(projectId: string): Promise<UserRow[]> {
+    return this.db.select().from(users).where(eq(users.projectId, projectId)).orderBy(users.createdAt, users.id);
+  }
+
   async insertUser(values: typeof users.$inferInsert): Promise<UserRow> {
     const [row] = await this.db.insert(users).values(values).returning();
     return row!;

@@ -21,14 +21,19 @@ const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'dat
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs);
 
 /** A tenant. Every other row belongs to exactly one project. */
-export const projects = pgTable('projects', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  name: text('name').notNull(),
-  syncIntervalMinutes: integer('sync_interval_minutes').notNull().default(60),
-  /** How often streams without a deletion feed check which objects are gone (ids only); null: never. */
-  deletionCheckIntervalMinutes: integer('deletion_check_interval_minutes').default(360),
-  createdAt: createdAt(),
-});
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    syncIntervalMinutes: integer('sync_interval_minutes').notNull().default(60),
+    /** How often streams without a deletion feed check which objects are gone (ids only); null: never. */
+    deletionCheckIntervalMinutes: integer('deletion_check_interval_minutes').default(360),
+    createdAt: createdAt(),
+  },
+  // Unique: the CLI and operators address projects by name.
+  (t) => [uniqueIndex('projects_name_unique').on(t.name)],
+);
 
 export const users = pgTable(
   'users',
@@ -493,3 +498,13 @@ export const dashboardSessions = pgTable(
   },
   (t) => [index('dashboard_sessions_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Requests counted per API key and window, shared by every API process (rate-limiter-flexible's Drizzle
+ * store: one upsert per request; rows past their window are deleted by the limiter).
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
+});

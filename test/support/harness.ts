@@ -98,6 +98,8 @@ export interface TestServerOptions {
   httpTuning?: HttpTuning;
   /** The encryption keys (default: one random key). */
   box?: SecretBox;
+  /** How often idle job workers poll (default 0.5 s; production's is 2 s). */
+  pollingIntervalSeconds?: number;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -110,7 +112,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     box,
     providers: opts.providers,
     httpTuning: opts.httpTuning ?? { retryBaseMs: 20, maxRetries: 3, timeoutMs: 5_000, maxRetryAfterMs: 5_000 },
-    jobs: { work: opts.work ?? true, pollingIntervalSeconds: 0.5 },
+    jobs: { work: opts.work ?? true, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
   });
   const boot = await omniport.services.projects.bootstrapIfEmpty();
   if (!boot) throw new Error('the test database was not empty');

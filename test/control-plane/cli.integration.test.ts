@@ -1,0 +1,140 @@
+/**
+ * The omniport command against a real database (the embedded one in a directory, or PostgreSQL when
+ * DATABASE_URL is set): --version, lists and revocations, unique project names, sync with progress, doctor,
+ * start --port --host.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServices } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+import { freshDatabase } from '../support/harness';
+
+const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-cli-'));
+let env: Record<string, string>;
+let drop: () => Promise<void> = async () => {};
+let sim: ZendeskSimulator;
+
+beforeAll(async () => {
+  env = { ...(process.env as Record<string, string>), LOG_LEVEL: 'warn', XDG_CONFIG_HOME: path.join(root, 'config'), OMNIPORT_ALLOW_PRIVATE_URLS: 'true' };
+  delete env.OMNIPORT_SECRET_KEY;
+  delete env.OMNIPORT_PUBLIC_URL;
+  if (process.env.DATABASE_URL) {
+    const db = await freshDatabase();
+    drop = db.drop;
+    env.DATABASE_URL = (db.target as { url: string }).url;
+    env.OMNIPORT_SECRET_KEYS = randomBytes(32).toString('hex');
+  } else {
+    delete env.DATABASE_URL;
+    env.OMNIPORT_DATA_DIR = path.join(root, 'data');
+  }
+  sim = await startZendeskSimulator({ validateSpec: false });
+  sim.seedTickets(4, { commentsPerTicket: 1 });
+});
+afterAll(async () => {
+  await sim?.close();
+  await drop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function omniport(...args: string[]) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('node', [bin, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+async function json(...args: string[]) {
+  const res = await omniport(...args, '--json');
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout);
+}
+
+describe('the omniport command', { timeout: 300_000 }, () => {
+  it('prints its version', async () => {
+    const res = await omniport('--version');
+    expect(res.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version);
+  });
+
+  it('creates, lists and revokes; project names are unique; syncs a connection with progress; doctor checks the setup', async () => {
+    const project = await json('project', 'create', 'acme');
+    const duplicate = await omniport('project', 'create', 'acme');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/a project named acme exists already/);
+    expect((await json('project', 'list')).map((p: { name: string }) => p.name)).toContain('acme');
+
+    await json('user', 'create', 'ops', '--project', 'acme');
+    expect((await json('user', 'list', '--project', 'acme')).map((u: { name: string }) => u.name)).toEqual(['ops']);
+    const key = await json('key', 'create', '--project', 'acme', '--user', 'ops');
+    expect((await json('key', 'list', '--project', 'acme'))[0]).toMatchObject({ id_api_key: key.id_api_key, revoked_at: null });
+    expect((await omniport('key', 'revoke', key.id_api_key, '--project', 'acme')).code).toBe(0);
+    expect((await json('key', 'list', '--project', 'acme'))[0].revoked_at).not.toBeNull();
+
+    // A connection made the way the API makes it (no command creates one: credentials belong to the API).
+    const { database, services } = await openServices(loadConfig(env));
+    const cred = sim.credentials[0]!;
+    const made = await services.connections
+      .create({ projectId: project.id_project, userId: '', apiKeyId: '' }, {
+        provider: 'zendesk',
+        linked_user_origin_id: 'customer-1',
+        credentials: { email: cred.email, api_token: cred.apiToken },
+        base_url: sim.url,
+      })
+      .finally(() => database.close());
+    const connectionId = made.row.id;
+
+    expect(await json('linked-user', 'list', '--project', 'acme')).toMatchObject([{ linked_user_origin_id: 'customer-1' }]);
+    expect(await json('connection', 'list', '--project', project.id_project)).toMatchObject([{ id_connection: connectionId, provider: 'zendesk', status: 'valid' }]);
+
+    const sync = await omniport('sync', connectionId);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stderr).toMatch(/\[\d+\/\d+\] ticketing\.ticket: done, 4 records/);
+    expect(sync.stdout).toMatch(/^sync finished: \d+ records in \d+ streams/m);
+    const again = await json('sync', connectionId);
+    expect(again.failed).toEqual([]);
+    expect(again.streams.every((s: { status: string }) => s.status === 'done')).toBe(true);
+
+    const doctor = await json('doctor');
+    expect(doctor).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'database', status: 'ok' }),
+        expect.objectContaining({ name: 'migrations', status: 'ok' }),
+        expect.objectContaining({ name: 'secret key', status: 'ok' }),
+        expect.objectContaining({ name: 'public URL', status: 'warn' }),
+      ]),
+    );
+
+    expect((await omniport('connection', 'revoke', connectionId, '--project', 'acme')).code).toBe(0);
+    expect(await json('connection', 'list', '--project', 'acme')).toEqual([]);
+    expect((await omniport('connection', 'revoke', connectionId, '--project', 'acme')).stderr).toMatch(/not found/);
+  });
+
+  it('start listens on --port and --host', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn('node', [bin, 'start', '--port', String(port), '--host', '127.0.0.1'], { env });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      const deadline = Date.now() + 120_000;
+      let healthy = false;
+      while (!healthy && Date.now() < deadline && child.exitCode === null) {
+        healthy = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+        if (!healthy) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(healthy, output).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
