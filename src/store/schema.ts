@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 
 /** A provider record the database refused (after `storable` cleaning): kept out, named in the sync status. */
 export interface SkippedRecord {
@@ -411,3 +411,14 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_project_time_idx').on(t.projectId, t.createdAt, t.id), index('audit_log_time_idx').on(t.createdAt)],
 );
+
+/**
+ * Counters of the providers' budgets (src/providers/budgets.ts), shared by every process on the database:
+ * rate-limiter-flexible's RateLimiterPostgres reads and writes this layout (key, points, expire in epoch ms).
+ * Not tenant data: keys name a provider, a budget and a hash of the account or connection.
+ */
+export const providerBudgets = pgTable('provider_budgets', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});
