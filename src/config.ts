@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /** Runtime configuration, read once from the environment (see the table in README.md). */
+const BUDGET_OVERRIDE = String.raw`\s*[a-z0-9_-]+\.[a-z0-9 _-]+=\d+/\d+(\.\d+)?\s*`;
+const BUDGET_OVERRIDES = new RegExp(`^(${BUDGET_OVERRIDE}(,${BUDGET_OVERRIDE})*)?$`, 'i');
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -27,6 +30,10 @@ const envSchema = z.object({
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_SANDBOX: z.enum(['true', 'false']).optional(),
+  OMNIPORT_PROVIDER_BUDGETS: z
+    .string()
+    .regex(BUDGET_OVERRIDES, '<provider>.<budget>=<requests>/<seconds>, comma separated (e.g. zendesk.account=700/60,hubspot.burst=190/10)')
+    .default(''),
   OMNIPORT_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   OMNIPORT_PROVIDER_CALL_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
   OMNIPORT_DASHBOARD_SESSION_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
@@ -74,6 +81,8 @@ export interface Config {
   auditRetentionDays: number;
   /** Pace provider calls to the budgets the providers document (off only for tests against simulators). */
   paceProviderBudgets: boolean;
+  /** Budgets of the customers' plans where they differ from the manifests' defaults, by `<provider>.<budget>`. */
+  providerBudgetOverrides: Record<string, { requests: number; perSeconds: number }>;
   /** How long events (the feed, and the deliveries of webhooks) are kept. */
   eventsRetentionDays: number;
   /** Built-in sandbox products with demo data (src/sandbox): on by default with the embedded database only. */
@@ -123,6 +132,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
+    providerBudgetOverrides: Object.fromEntries(
+      e.OMNIPORT_PROVIDER_BUDGETS.split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+        .map((item) => {
+          const [name, value] = item.split('=') as [string, string];
+          const [requests, seconds] = value.split('/');
+          return [name.trim(), { requests: Number(requests), perSeconds: Number(seconds) }];
+        }),
+    ),
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
     sandbox: e.OMNIPORT_SANDBOX ? e.OMNIPORT_SANDBOX === 'true' : !e.DATABASE_URL,
     providerCallRetentionDays: e.OMNIPORT_PROVIDER_CALL_RETENTION_DAYS,

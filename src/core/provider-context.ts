@@ -6,6 +6,8 @@ import type { AdapterContext, ProviderAdapter } from '../providers/types';
 import { ProviderHttpClient, type HttpClientOptions, type ProviderResponse, type RequestOptions } from '../providers/http-client';
 import type { Dispatcher } from 'undici';
 import type { SecretBox } from './secrets';
+import type { ProviderBudgets } from '../providers/budgets';
+import type { ProviderManifest } from '../providers/manifest';
 
 export interface HttpTuning {
   timeoutMs?: number;
@@ -18,6 +20,10 @@ export interface HttpTuning {
   paceBudgets?: boolean;
   /** Told of every call's attempts (the dashboard's provider call log). */
   onCall?: HttpClientOptions['onCall'];
+  /** Where the budgets are counted: PostgreSQL shares them between processes (see providers/budgets.ts). */
+  budgets?: ProviderBudgets;
+  /** OMNIPORT_PROVIDER_BUDGETS: the customers' plan limits, by `<provider>.<budget>`, over the manifests' defaults. */
+  budgetOverrides?: Record<string, { requests: number; perSeconds: number }>;
 }
 
 /** Renews OAuth access tokens (src/core/oauth.ts); set on ProviderContexts when the services are wired. */
@@ -119,9 +125,23 @@ export class ProviderContexts {
     return this.tuning.maxRetryAfterMs ?? (background ? 60_000 : 10_000);
   }
 
+  private readonly overridden = new Map<ProviderManifest, ProviderManifest>();
+
+  /** The manifest with the operator's budgets (their customers' plans) in place of the documented defaults. */
+  private withBudgetOverrides(manifest: ProviderManifest): ProviderManifest {
+    const overrides = this.tuning.budgetOverrides ?? {};
+    if (!manifest.budgets?.some((b) => overrides[`${manifest.name}.${b.name}`])) return manifest;
+    let copy = this.overridden.get(manifest);
+    if (!copy) {
+      copy = { ...manifest, budgets: manifest.budgets.map((b) => ({ ...b, ...overrides[`${manifest.name}.${b.name}`] })) };
+      this.overridden.set(manifest, copy);
+    }
+    return copy;
+  }
+
   private clientOptions(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): HttpClientOptions {
     return {
-      manifest: adapter.manifest,
+      manifest: this.withBudgetOverrides(adapter.manifest),
       connectionId,
       baseUrl,
       authHeaders: () => adapter.http.authHeaders(credentials),

@@ -9,6 +9,7 @@ import { FileFetcher } from './file-fetch';
 import { LinkedUserService } from './linked-users';
 import { ProjectService } from './projects';
 import { ProviderContexts, type HttpTuning } from './provider-context';
+import { ProviderBudgets } from '../providers/budgets';
 import type { SecretBox } from './secrets';
 import { SyncService } from './sync';
 import { TicketingService } from './ticketing';
@@ -76,7 +77,7 @@ export interface Services {
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets' | 'providerBudgetOverrides'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -88,7 +89,10 @@ export function createServices(deps: {
   const unified = new UnifiedRepo(deps.database.db);
   // Every outbound call shares one address policy: private addresses only when the operator allows them.
   const dashboard = createDashboardServices(deps.database, deps.box, deps.config);
-  const tuning = { paceBudgets: deps.config.paceProviderBudgets, onCall: dashboard.calls.record, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
+  // One budget per provider account for every process on the database: counted in PostgreSQL when there is one.
+  const pgPool = deps.database.pgPool;
+  const budgets = new ProviderBudgets(pgPool ? { kind: 'postgres', pool: pgPool } : { kind: 'memory' });
+  const tuning = { paceBudgets: deps.config.paceProviderBudgets, budgets, budgetOverrides: deps.config.providerBudgetOverrides, onCall: dashboard.calls.record, ...deps.httpTuning, allowPrivateAddresses: deps.config.allowPrivateUrls };
   const contexts = new ProviderContexts(deps.providers, deps.box, tuning);
   const apiKeys = new ApiKeyService(controlPlane, deps.config.keyEnv, lookupCache);
   const linkedUsers = new LinkedUserService(controlPlane);

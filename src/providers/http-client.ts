@@ -2,7 +2,7 @@ import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../core/errors';
 import { isBlockedAddress, outboundAgent } from '../core/network';
-import { spendBudgets } from './budgets';
+import { processBudgets, type ProviderBudgets } from './budgets';
 import type { ProviderManifest } from './manifest';
 import { observeProviderCall, type ProviderCallRecord } from '../observability/provider-calls';
 
@@ -23,8 +23,13 @@ export interface HttpClientOptions {
   retryBaseMs?: number;
   /** Longest wait honoured from Retry-After before giving up with a 503. */
   maxRetryAfterMs?: number;
-  /** Pace calls to the manifest's `budgets` (waits, or 503 when the wait is longer than `maxRetryAfterMs`). */
+  /**
+   * Pace calls to the manifest's `budgets` and hold them while the provider says its budget is spent
+   * (waits, or 503 when the wait is longer than `maxRetryAfterMs`).
+   */
   paceBudgets?: boolean;
+  /** Where budgets are counted (shared by the processes on one PostgreSQL database); this process by default. */
+  budgets?: ProviderBudgets;
   concurrency?: number;
   /** Let the connection dial private and loopback addresses (OMNIPORT_ALLOW_PRIVATE_URLS); refused by default. */
   allowPrivateAddresses?: boolean;
@@ -131,7 +136,8 @@ export class ProviderHttpClient {
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.opts.maxRetries;
-      if (this.opts.paceBudgets) await spendBudgets(provider, this.opts.baseUrl, this.opts.manifest.budgets, url.pathname, this.opts.maxRetryAfterMs);
+      const budgetCall = { provider, connectionId: this.opts.connectionId, baseUrl: this.opts.baseUrl, method, path: url.pathname };
+      if (this.opts.paceBudgets) await this.budgets.spend(budgetCall, this.opts.manifest.budgets, this.opts.maxRetryAfterMs);
       let res: Dispatcher.ResponseData;
       const startedAt = new Date();
       try {
@@ -170,6 +176,8 @@ export class ProviderHttpClient {
       const data = parseBody(text, headers['content-type']);
       const status = res.statusCode;
       this.report({ method, url, startedAt, status, headers });
+      // A budget the provider reports spent holds the connection's next calls, in every process, until its reset.
+      if (this.opts.paceBudgets) await this.budgets.hold(budgetCall, this.exhaustedBudgetResetMs(headers) ?? 0);
       if (status < 300) return { status, headers, data: data as T };
 
       if (status === 401 && !refreshed && this.opts.onUnauthorized) {
@@ -186,6 +194,7 @@ export class ProviderHttpClient {
       }
       if (rateLimited || status === 503) {
         const waitMs = this.retryAfterMs(headers) ?? (rateLimited ? Math.max(this.backoff(attempt), this.opts.manifest.rateLimitMinWaitMs ?? 0) : this.backoff(attempt));
+        if (rateLimited && this.opts.paceBudgets) await this.budgets.hold(budgetCall, waitMs);
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
           if (rateLimited) record.rateLimitWaits++;
           await sleep(waitMs);
@@ -228,6 +237,10 @@ export class ProviderHttpClient {
     }
   }
 
+  private get budgets(): ProviderBudgets {
+    return this.opts.budgets ?? processBudgets;
+  }
+
   /** Retry-After (seconds or HTTP date), or the provider's own reset header when nothing is left. */
   private retryAfterMs(headers: Record<string, string>): number | undefined {
     const retryAfter = headers['retry-after'];
@@ -237,6 +250,11 @@ export class ProviderHttpClient {
       const date = Date.parse(retryAfter);
       if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
     }
+    return this.exhaustedBudgetResetMs(headers);
+  }
+
+  /** How long until the provider's reset, when its rate-limit headers say a budget has nothing left. */
+  private exhaustedBudgetResetMs(headers: Record<string, string>): number | undefined {
     // Every exhausted budget is waited out: the longest reset wins.
     let wait: number | undefined;
     for (const rl of [this.opts.manifest.rateLimitHeaders ?? []].flat()) {

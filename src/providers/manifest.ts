@@ -4,8 +4,11 @@ export type Vertical = 'ticketing' | 'crm';
 export type AuthKind = 'oauth2' | 'api_token' | 'basic';
 export type Verb = 'create' | 'batch_create' | 'update' | 'list' | 'get' | 'sync' | 'incremental_sync';
 
-/** What a provider is, as data: everything the control plane needs without calling it. */
-/** A limit the provider documents: at most `requests` every `perSeconds` per account (for paths matching `path`). */
+/**
+ * A limit the provider documents: at most `requests` every `perSeconds` (for requests matching `path` and
+ * `methods`), counted per `scope`. Calls are paced to it by one limiter shared by every process on the
+ * database (see providers/budgets.ts).
+ */
 export interface RequestBudget {
   /** How errors and docs name it ("incremental export"). */
   name: string;
@@ -13,6 +16,14 @@ export interface RequestBudget {
   perSeconds: number;
   /** The endpoint family it applies to (all requests when absent). */
   path?: RegExp;
+  /** The methods it applies to (all when absent): GitHub counts content creation apart. */
+  methods?: string[];
+  /**
+   * Who the provider counts it for: `account` when the connection's base URL names the account (a Zendesk
+   * subdomain, a Gorgias domain), so connections to one account share it; `connection` when one API host
+   * serves every account (HubSpot, GitHub: the token or the portal, which the URL does not tell).
+   */
+  scope: 'account' | 'connection';
 }
 
 export interface RateLimitHeaders {
@@ -21,6 +32,7 @@ export interface RateLimitHeaders {
   resetKind?: 'seconds' | 'epoch' | 'epoch-ms';
 }
 
+/** What a provider is, as data: everything the control plane needs without calling it. */
 export interface ProviderManifest {
   name: string;
   displayName: string;

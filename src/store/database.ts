@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   db: Database;
   /** Raw parameterised SQL, for libraries that bring their own queries (pg-boss). */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** The connection pool on PostgreSQL, for libraries that take one (rate-limiter-flexible's store). */
+  pgPool?: pg.Pool;
   ping(): Promise<void>;
   /**
    * Follows NOTIFY messages of `channel`. `onListening(true)` is called once notifications flow, and
@@ -159,6 +161,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
         await stop();
       };
     },
+    pgPool: pool,
     async executeSql(text, values) {
       const result = await pool.query(text, values as unknown[] | undefined);
       return { rows: result.rows as Record<string, unknown>[] };

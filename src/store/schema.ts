@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 
 /** A provider record the database refused (after `storable` cleaning): kept out, named in the sync status. */
 export interface SkippedRecord {
@@ -507,4 +507,15 @@ export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   points: integer('points').notNull(),
   expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * Counters of the providers' budgets (src/providers/budgets.ts), shared by every process on the database:
+ * rate-limiter-flexible's RateLimiterPostgres reads and writes this layout (key, points, expire in epoch ms).
+ * Not tenant data: keys name a provider, a budget and a hash of the account or connection.
+ */
+export const providerBudgets = pgTable('provider_budgets', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
 });

@@ -22,6 +22,9 @@ export const frontManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api2.frontapp.com',
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
+  // https://dev.frontapp.com/docs/rate-limiting — per company, by plan: 50 requests a minute on Starter (the
+  // lowest; 100 Professional, 200 Enterprise); partner apps on OAuth have their own 120 a minute.
+  budgets: [{ name: 'company', requests: 50, perSeconds: 60, scope: 'connection' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -22,6 +22,13 @@ export const githubManifest: ProviderManifest = {
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
   // "If you receive a secondary rate limit error without retry-after … wait at least one minute" (GitHub's REST docs).
   rateLimitMinWaitMs: 60_000,
+  // https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api — 5,000 requests an hour per
+  // user (primary); secondary: at most 80 content-creating requests a minute (and 500 an hour, left to the
+  // secondary-limit answers: pacing it evenly would space writes 7 s apart).
+  budgets: [
+    { name: 'primary', requests: 5000, perSeconds: 3600, scope: 'connection' },
+    { name: 'content creation', requests: 80, perSeconds: 60, methods: ['POST', 'PATCH', 'PUT', 'DELETE'], scope: 'connection' },
+  ],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -26,6 +26,9 @@ export const gitlabManifest: ProviderManifest = {
   },
   // GitLab.com and instances with user/IP rate limits enabled: RateLimit-Reset is a Unix time.
   rateLimitHeaders: { remaining: 'ratelimit-remaining', reset: 'ratelimit-reset', resetKind: 'epoch' },
+  // https://docs.gitlab.com/user/gitlab_com/rate_limits/ — GitLab.com allows 2,000 authenticated API requests a
+  // minute per user; a self-managed instance has the limits its operator sets (override by configuration).
+  budgets: [{ name: 'authenticated API', requests: 2000, perSeconds: 60, scope: 'connection' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -22,6 +22,9 @@ export const gorgiasManifest: ProviderManifest = {
     api_token: z.string().min(1).describe('Gorgias REST API key (Settings → REST API → Password / API key).'),
   }),
   rateLimitHeaders: { remaining: 'x-gorgias-account-api-call-limit' },
+  // https://developers.gorgias.com/reference/limitations — a leaky bucket per account: API-key integrations
+  // 40 requests in a 20-second window (OAuth apps 80; Enterprise accounts a 10-second window).
+  budgets: [{ name: 'account', requests: 40, perSeconds: 20, scope: 'account' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

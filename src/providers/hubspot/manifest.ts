@@ -44,6 +44,13 @@ export const hubspotManifest: ProviderManifest = {
   // -Interval-Milliseconds, -Daily, -Daily-Remaining) but no reset time: a 429 is retried with
   // exponential backoff and jitter unless it carries Retry-After.
   rateLimitHeaders: { remaining: 'x-hubspot-ratelimit-remaining' },
+  // https://developers.hubspot.com/docs/api/usage-details — 100 requests every 10 seconds per app and account
+  // on Free and Starter (190 on Professional and Enterprise), and the CRM search endpoints 5 a second per account.
+  // The daily limit (250,000 and up) is not paced: its headers and 429s are waited out.
+  budgets: [
+    { name: 'burst', requests: 100, perSeconds: 10, scope: 'connection' },
+    { name: 'search', requests: 5, perSeconds: 1, path: /\/search\/?$/, scope: 'connection' },
+  ],
   capabilities: {
     'crm.contact': [...all],
     'crm.company': [...all],

@@ -20,6 +20,10 @@ export const jiraManifest: ProviderManifest = {
   // Jira answers 429 with Retry-After (seconds); X-RateLimit-Reset is an ISO timestamp, so only
   // the remaining count is declared here and Retry-After decides the wait.
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining' },
+  // https://developer.atlassian.com/cloud/jira/platform/rate-limiting — API-token traffic is governed by
+  // per-second burst limits per site and endpoint (token buckets); Atlassian publishes no figure for them,
+  // so Omniport keeps to 10 requests a second per site and waits out any 429's Retry-After.
+  budgets: [{ name: 'burst', requests: 10, perSeconds: 1, scope: 'account' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -30,6 +30,9 @@ export const linearManifest: ProviderManifest = {
     { remaining: 'x-ratelimit-requests-remaining', reset: 'x-ratelimit-requests-reset', resetKind: 'epoch-ms' },
     { remaining: 'x-ratelimit-complexity-remaining', reset: 'x-ratelimit-complexity-reset', resetKind: 'epoch-ms' },
   ],
+  // 5,000 requests an hour per API key or user (a leaky bucket refilled at 5,000/h); the complexity budget
+  // depends on each query, so it is followed through its headers (a budget at 0 holds calls until its reset).
+  budgets: [{ name: 'requests', requests: 5000, perSeconds: 3600, scope: 'connection' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -27,6 +27,14 @@ export const pipedriveManifest: ProviderManifest = {
   },
   // `x-ratelimit-reset` is the number of seconds until the current window resets.
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' },
+  // https://pipedrive.readme.io/docs/core-api-concepts-rate-limiting — a 2-second burst window per token: 20
+  // requests with an api_token on Essential, the lowest plan (up to 120; OAuth tokens 80 to 480), search 10.
+  // The daily token budget (30,000 × plan multiplier × seats, costs per endpoint) is not paced: its 429s are
+  // waited out, and a wait past a call's reach becomes waiting_for_rate_limit.
+  budgets: [
+    { name: 'burst', requests: 20, perSeconds: 2, scope: 'connection' },
+    { name: 'search', requests: 10, perSeconds: 2, path: /\/search$/, scope: 'connection' },
+  ],
   capabilities: {
     // No batch-create API in Pipedrive: batch calls create one object per request (bounded parallelism).
     'crm.contact': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],

@@ -22,9 +22,13 @@ export const zendeskManifest: ProviderManifest = {
     pkce: true,
   },
   rateLimitHeaders: { remaining: 'ratelimit-remaining', reset: 'ratelimit-reset', resetKind: 'seconds' },
-  // https://developer.zendesk.com/api-reference/introduction/rate-limits/ — the incremental exports allow
-  // 10 requests a minute per account (30 with the High Volume add-on), on top of the plan's account limit.
-  budgets: [{ name: 'incremental export', requests: 10, perSeconds: 60, path: /^\/api\/v2\/incremental\// }],
+  // https://developer.zendesk.com/api-reference/introduction/rate-limits/ — every request counts against the
+  // plan's per-minute account limit (200 on Team, the lowest plan; 400, 700, 2,500 above), and the incremental
+  // exports allow 10 requests a minute per account on top of it (30 with the High Volume add-on).
+  budgets: [
+    { name: 'account', requests: 200, perSeconds: 60, scope: 'account' },
+    { name: 'incremental export', requests: 10, perSeconds: 60, path: /^\/api\/v2\/incremental\//, scope: 'account' },
+  ],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

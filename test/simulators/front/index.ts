@@ -65,7 +65,7 @@ export interface FrontSimulatorOptions {
   /** Ticketing statuses (open, waiting, resolved). Default true. */
   ticketing?: boolean;
   /** Company rate limit per minute (default 50, Front's Starter plan). With `enforce`, requests beyond it get 429. */
-  rateLimit?: { perMinute?: number; enforce?: boolean };
+  rateLimit?: { perMinute?: number; enforce?: boolean; /** The window (default a minute; shorter for time-scaled benchmarks). */ windowMs?: number };
   /** Delay before an accepted message exists (default 20 ms). */
   messageDelayMs?: number;
   validateSpec?: boolean;
@@ -258,10 +258,12 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
 
   // ---------------------------------------------------------------- rate limit (per company, one minute)
   const perMinute = opts.rateLimit?.perMinute ?? 50;
+  const windowMs = opts.rateLimit?.windowMs ?? 60_000;
+  // `reset` in epoch milliseconds; the header says it in seconds, as Front does.
   let window = { reset: 0, used: 0 };
   const budget = () => {
-    const nowS = Math.floor(clock.now() / 1000);
-    if (window.reset <= nowS) window = { reset: nowS + 60, used: 0 };
+    const now = clock.now();
+    if (window.reset <= now) window = { reset: now + windowMs, used: 0 };
     return window;
   };
   const rateHeaders = (remaining?: number) => {
@@ -269,7 +271,7 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
     return {
       'x-ratelimit-limit': String(perMinute),
       'x-ratelimit-remaining': String(remaining ?? Math.max(0, perMinute - w.used)),
-      'x-ratelimit-reset': String(w.reset),
+      'x-ratelimit-reset': String(Math.ceil(w.reset / 1000)),
     };
   };
 
@@ -594,7 +596,7 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
       const w = budget();
       let res: SimResponse;
       if (opts.rateLimit?.enforce && w.used >= perMinute) {
-        const retry = Math.max(1, w.reset - Math.floor(clock.now() / 1000));
+        const retry = Math.max(1, Math.ceil((w.reset - clock.now()) / 1000));
         res = { status: 429, body: defaultFaultBody(429, retry), headers: { ...rateHeaders(0), 'retry-after': String(retry) } };
       } else {
         w.used++;

@@ -60,7 +60,15 @@ export interface GithubSimulatorOptions {
   /** Create the default users, organisation, repositories, labels, issues and comments. Default true. */
   seedDefaults?: boolean;
   /** Primary rate limit per token and hour (default 5000). With `enforce`, requests beyond it are refused. */
-  rateLimit?: { limit?: number; enforce?: boolean; status?: 403 | 429 };
+  rateLimit?: {
+    limit?: number;
+    enforce?: boolean;
+    status?: 403 | 429;
+    /** The primary window (default an hour; shorter for time-scaled benchmarks). */
+    windowMs?: number;
+    /** Secondary limit on content creation (POST, PATCH, PUT, DELETE), e.g. 80 a minute; enforced with `enforce`. */
+    contentCreation?: { requests: number; windowMs?: number };
+  };
   validateSpec?: boolean;
   /** Override the description file; `null` disables validation. */
   specFile?: string | null;
@@ -169,12 +177,14 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
 
   // ---------------------------------------------------------------- rate limits (per token, one hour)
   const limit = opts.rateLimit?.limit ?? 5000;
+  const windowMs = opts.rateLimit?.windowMs ?? 3_600_000;
+  // `reset` in epoch milliseconds; the header says it in epoch seconds, as GitHub does.
   const windows = new Map<string, { reset: number; used: number }>();
   const budget = (key: string) => {
-    const nowS = Math.floor(clock.now() / 1000);
+    const now = clock.now();
     let w = windows.get(key);
-    if (!w || w.reset <= nowS) {
-      w = { reset: nowS + 3600, used: 0 };
+    if (!w || w.reset <= now) {
+      w = { reset: now + windowMs, used: 0 };
       windows.set(key, w);
     }
     return w;
@@ -183,9 +193,21 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
     'x-ratelimit-limit': String(limit),
     'x-ratelimit-remaining': String(Math.max(0, limit - w.used)),
     'x-ratelimit-used': String(w.used),
-    'x-ratelimit-reset': String(w.reset),
+    'x-ratelimit-reset': String(Math.ceil(w.reset / 1000)),
     'x-ratelimit-resource': 'core',
   });
+  // Secondary limit on content creation: a sliding window of the writes' times, per token.
+  const writes = new Map<string, number[]>();
+  const contentCreationExceeded = (key: string, method: string): boolean => {
+    const cc = opts.rateLimit?.contentCreation;
+    if (!cc || !['POST', 'PATCH', 'PUT', 'DELETE'].includes(method)) return false;
+    const now = clock.now();
+    const recent = (writes.get(key) ?? []).filter((t) => t > now - (cc.windowMs ?? 60_000));
+    const exceeded = recent.length >= cc.requests;
+    if (!exceeded) recent.push(now);
+    writes.set(key, recent);
+    return exceeded;
+  };
 
   // ---------------------------------------------------------------- auth
   const tokenOf = (req: SimRequest): string | undefined => {
@@ -461,7 +483,10 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
       const key = tokenOf(req) ?? 'anonymous';
       const w = budget(key);
       let res: SimResponse;
-      if (opts.rateLimit?.enforce && w.used >= limit) {
+      if (opts.rateLimit?.enforce && contentCreationExceeded(key, req.method)) {
+        // GitHub's secondary limit: 403 (or 429) with its message, retry-after when it gives one.
+        res = { status: opts.rateLimit.status ?? 403, body: errorBody(SECONDARY_LIMIT_MESSAGE), headers: { ...rateHeaders(w), 'retry-after': '60' } };
+      } else if (opts.rateLimit?.enforce && w.used >= limit) {
         res = {
           status: opts.rateLimit.status ?? 403,
           body: errorBody(`API rate limit exceeded for user ID ${viewerOf(req)?.id ?? 0}.`, { documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }),

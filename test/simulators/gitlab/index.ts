@@ -76,7 +76,7 @@ export interface GitlabSimulatorOptions {
   /** Free keeps one assignee and turns test cases into issues; Premium and Ultimate keep several assignees. Default free. */
   tier?: 'free' | 'premium' | 'ultimate';
   /** Authenticated API rate limit per token and minute (GitLab.com: 2,000). With `enforce`, requests beyond it get 429. */
-  rateLimit?: { perMinute?: number; enforce?: boolean };
+  rateLimit?: { perMinute?: number; enforce?: boolean; /** The window (default a minute; shorter for time-scaled benchmarks). */ windowMs?: number };
   /** Largest upload in bytes (GitLab's default: 10 MiB). */
   maxUploadBytes?: number;
   /** Validate traffic against the OpenAPI document (default true; skipped when absent). */
@@ -206,6 +206,7 @@ export async function startGitlabSimulator(opts: GitlabSimulatorOptions = {}): P
   const requests: RecordedRequest[] = [];
   const spec = await loadSpecCheck({ enabled: opts.validateSpec, file: opts.specFile, deviations: opts.knownDeviations });
   const perMinute = opts.rateLimit?.perMinute ?? 2000;
+  const windowMs = opts.rateLimit?.windowMs ?? 60_000;
   const windows = new Map<string, { start: number; count: number }>();
   let baseUrl = '';
   const ser = new Serializer(state, () => baseUrl);
@@ -236,14 +237,14 @@ export async function startGitlabSimulator(opts: GitlabSimulatorOptions = {}): P
 
   function windowOf(label: string) {
     const now = clock.now();
-    const start = Math.floor(now / 60_000) * 60_000;
+    const start = Math.floor(now / windowMs) * windowMs;
     let w = windows.get(label);
     if (!w || w.start !== start) windows.set(label, (w = { start, count: 0 }));
     return w;
   }
   function rateHeaders(label: string, exhausted: boolean): Record<string, string> {
     const w = windowOf(label);
-    const reset = Math.ceil((w.start + 60_000) / 1000);
+    const reset = Math.ceil((w.start + windowMs) / 1000);
     return {
       'ratelimit-limit': String(perMinute),
       'ratelimit-observed': String(w.count),
@@ -257,7 +258,7 @@ export async function startGitlabSimulator(opts: GitlabSimulatorOptions = {}): P
     return {
       status: 429,
       body: 'Retry later\n',
-      headers: { 'content-type': 'text/plain', 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - clock.now()) / 1000))) },
+      headers: { 'content-type': 'text/plain', 'retry-after': String(Math.max(1, Math.ceil((w.start + windowMs - clock.now()) / 1000))) },
     };
   };
   const labelOf = (req: SimRequest) => {

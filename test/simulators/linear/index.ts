@@ -60,7 +60,7 @@ export interface LinearSimulatorOptions {
   /** Linear's SDL; default `specPath('linear', 'schema.graphql')`; `null` forces the fallback subset. */
   schemaFile?: string | null;
   /** Per-credential budgets (Linear: 5,000 requests and 3,000,000 complexity points an hour for API keys). */
-  rateLimit?: { requestsPerHour?: number; complexityPerHour?: number; enforce?: boolean };
+  rateLimit?: { requestsPerHour?: number; complexityPerHour?: number; enforce?: boolean; /** The window (default an hour; shorter for time-scaled benchmarks). */ windowMs?: number };
   /** HTTP status of AUTHENTICATION_ERROR answers. Default 400. */
   authErrorStatus?: number;
   /** Keep request bodies (GraphQL documents and variables) in `requests`. Default true. */
@@ -208,10 +208,11 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
 
   // ------------------------------------------------------------ rate limits (fixed hourly windows per credential)
   const budgets = new Map<string, { windowStart: number; requests: number; complexity: number }>();
+  const windowMs = opts.rateLimit?.windowMs ?? HOUR;
   const budgetOf = (token: string) => {
     const now = clock.now();
     let b = budgets.get(token);
-    if (!b || now - b.windowStart >= HOUR) {
+    if (!b || now - b.windowStart >= windowMs) {
       b = { windowStart: now, requests: 0, complexity: 0 };
       budgets.set(token, b);
     }
@@ -219,7 +220,7 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
   };
   const rateHeaders = (token: string, complexity: number | undefined): Record<string, string> => {
     const b = budgetOf(token);
-    const reset = String(b.windowStart + HOUR);
+    const reset = String(b.windowStart + windowMs);
     return {
       'x-ratelimit-requests-limit': String(requestsPerHour),
       'x-ratelimit-requests-remaining': String(Math.max(0, requestsPerHour - b.requests)),

@@ -72,6 +72,8 @@ export interface HubSpotRateLimitOptions {
   secondly?: number;
   /** Search endpoints: requests per second per token (HubSpot documents 5). Enforced with `enforce`. */
   searchPerSecond?: number;
+  /** The search limit's window (default 1 000 ms; longer for time-scaled benchmarks). */
+  searchWindowMs?: number;
   /** Answer 429 by itself when a window is exhausted (default false: only faults give 429s). */
   enforce?: boolean;
 }
@@ -224,6 +226,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
     secondly: opts.rateLimit?.secondly ?? 19,
     enforceSecondly: opts.rateLimit?.secondly !== undefined,
     searchPerSecond: opts.rateLimit?.searchPerSecond ?? 5,
+    searchWindowMs: opts.rateLimit?.searchWindowMs ?? 1000,
     enforce: opts.rateLimit?.enforce ?? false,
   };
   const searchHits = new Map<string, number[]>();
@@ -295,7 +298,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
   /** The search API's own per-second limit. */
   function countSearch(label: string): 'SECONDLY' | undefined {
     const now = clock.now();
-    const hits = (searchHits.get(label) ?? []).filter((t) => t > now - 1000 && t <= now);
+    const hits = (searchHits.get(label) ?? []).filter((t) => t > now - rl.searchWindowMs && t <= now);
     const exhausted = hits.length >= rl.searchPerSecond ? 'SECONDLY' : undefined;
     hits.push(now);
     searchHits.set(label, hits);

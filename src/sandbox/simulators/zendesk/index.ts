@@ -93,6 +93,8 @@ export interface ZendeskSimulatorOptions {
   /** Account rate limit (default 700/min). With `enforce`, requests beyond it get 429 + Retry-After. */
   rateLimit?: {
     perMinute?: number;
+    /** The account limit's window (default a minute; shorter for time-scaled benchmarks). */
+    windowMs?: number;
     enforce?: boolean;
     /**
      * The incremental exports' own limit (Zendesk: 10 a minute per account): requests to
@@ -327,17 +329,18 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
 
   // rate limit window
   const perMinute = opts.rateLimit?.perMinute ?? 700;
+  const accountWindowMs = opts.rateLimit?.windowMs ?? 60_000;
   let windowStart = Date.now();
   let windowCount = 0;
   const rateHeaders = (): { headers: Record<string, string>; exceeded: boolean; reset: number } => {
     const now = Date.now();
-    if (now - windowStart >= 60_000) {
+    if (now - windowStart >= accountWindowMs) {
       windowStart = now;
       windowCount = 0;
     }
     windowCount++;
     const remaining = Math.max(0, perMinute - windowCount);
-    const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+    const reset = Math.max(1, Math.ceil((windowStart + accountWindowMs - now) / 1000));
     return {
       headers: {
         'X-Rate-Limit': String(perMinute),

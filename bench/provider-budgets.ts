@@ -1,0 +1,94 @@
+/**
+ * Provider budgets benchmark: syncs a large simulated account against the provider's simulator enforcing
+ * the limits the provider documents (the budgets of its manifest, answered with the provider's own
+ * rate-limit refusals and headers), every stream to the end, and prints in one run: records synced,
+ * provider calls, rate-limit refusals, the share of the binding budget used (calls made ÷ calls allowed
+ * over the run), the elapsed time against the theoretical minimum (calls needed ÷ allowed rate) and whether
+ * the run ended without a failed state.
+ *
+ *   npx tsx bench/provider-budgets.ts <provider> [records] [--scale N]
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/provider-budgets.ts hubspot 50000
+ *
+ * `--scale N` shrinks every window of both the simulator and the manifest's budgets N times (the same
+ * number of calls per window, N times as often), for providers whose real-time run would take far longer
+ * than a few minutes (Zendesk's 10 export calls a minute). Records default to 100,000 (ticketing) or
+ * 50,000 (CRM).
+ */
+import { spacingMs } from '../src/providers/budgets';
+import type { RequestBudget } from '../src/providers/manifest';
+import { ProviderRegistry } from '../src/providers/registry';
+import type { ProviderAdapter } from '../src/providers/types';
+import { limitedAccounts as accounts } from '../test/support/limited-accounts';
+import { connect, startBenchServer } from './support';
+
+const args = process.argv.slice(2);
+const scaleAt = args.indexOf('--scale');
+const scale = scaleAt >= 0 ? Number(args.splice(scaleAt, 2)[1]) : 1;
+const [name, recordsArg] = args;
+const entry = name ? accounts[name] : undefined;
+if (!entry || !(scale >= 1)) {
+  console.error(`usage: npx tsx bench/provider-budgets.ts <${Object.keys(accounts).join('|')}> [records] [--scale N]`);
+  process.exit(2);
+}
+const records = Number(recordsArg ?? (entry.vertical === 'ticketing' ? 100_000 : 50_000));
+
+// The manifest's budgets with every window shrunk `scale` times, as the simulator's.
+const budgets: RequestBudget[] = entry.adapter.manifest.budgets!.map((b) => ({ ...b, perSeconds: b.perSeconds / scale }));
+const adapter: ProviderAdapter = { ...entry.adapter, manifest: { ...entry.adapter.manifest, budgets } };
+
+const account = await entry.start(records, budgets);
+const bench = await startBenchServer(new ProviderRegistry([adapter]), { OMNIPORT_PACE_PROVIDER_BUDGETS: 'true' });
+const { connectionId } = await connect(bench, { provider: name!, credentials: account.credentials, base_url: account.url });
+const { sync, controlPlane } = bench.omniport.services;
+const streams = sync.streamsOf((await controlPlane.findConnectionById(connectionId))!);
+
+console.log(`${name} on ${bench.database}: ${records} records seeded, budgets ${budgets.map((b) => `${b.name} ${b.requests}/${+b.perSeconds.toFixed(3)} s`).join(', ')}${scale > 1 ? ` (time-scaled ×${scale})` : ''}`);
+const callsBefore = account.requests.length;
+const started = Date.now();
+let synced = 0;
+let failed: string | undefined;
+let waits = 0;
+for (const stream of streams) {
+  try {
+    // A stream left waiting for the provider's reset is a wait, not a failure: it resumes where it stopped.
+    for (;;) {
+      const run = await sync.run(connectionId, stream);
+      synced += run.records;
+      if (run.outcome !== 'waiting') break;
+      waits++;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } catch (err) {
+    failed = `${stream}: ${(err as Error).message}`;
+    break;
+  }
+}
+const elapsed = (Date.now() - started) / 1000;
+const calls = account.requests.slice(callsBefore);
+const refused = calls.filter((r) => account.refused(r)).length;
+
+// The binding budget: the one with the highest share used over the run.
+const shares = budgets.map((b) => {
+  const matching = calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).length;
+  const allowed = (b.requests * elapsed) / b.perSeconds;
+  return { budget: b, matching, share: matching / allowed, minimum: ((matching - 1) * b.perSeconds) / b.requests, paced: (matching - 1) * (spacingMs(b) / 1000) };
+});
+const binding = shares.reduce((a, b) => (b.share > a.share ? b : a));
+const windows = Math.max(1, elapsed / binding.budget.perSeconds);
+console.log(
+  [
+    `records synced ${synced}`,
+    `provider calls ${calls.length} (${(synced / Math.max(1, calls.length)).toFixed(0)} records per call)`,
+    `rate-limit refusals ${refused} (${(refused / windows).toFixed(2)} per ${binding.budget.name} window)`,
+    `budget share ${(binding.share * 100).toFixed(1)} % of "${binding.budget.name}" (${binding.matching} calls, ${binding.budget.requests} per ${+binding.budget.perSeconds.toFixed(3)} s)`,
+    `elapsed ${elapsed.toFixed(1)} s vs minimum ${binding.minimum.toFixed(1)} s (${(elapsed / Math.max(0.001, binding.minimum)).toFixed(2)}×; paced spacing alone ${binding.paced.toFixed(1)} s)`,
+    `stream waits ${waits}`,
+    failed ? `FAILED (${failed})` : 'no failed state',
+  ].join('\n  '),
+);
+console.log(
+  `RESULT | ${name} | ${bench.database} | ${synced} | ${calls.length} | ${refused} | ${(binding.share * 100).toFixed(1)} % (${binding.budget.name}) | ${elapsed.toFixed(0)} s / ${binding.minimum.toFixed(0)} s | ${scale > 1 ? `×${scale}` : 'real time'} | ${failed ? 'failed' : 'none'} |`,
+);
+await bench.omniport.close();
+await account.close();
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,180 @@
+/** Provider simulators that enforce the limits their providers document, for budget tests and benchmarks. */
+import { zendeskAdapter } from '../../src/providers/zendesk';
+import { jiraAdapter } from '../../src/providers/jira';
+import { githubAdapter } from '../../src/providers/github';
+import { gitlabAdapter } from '../../src/providers/gitlab';
+import { linearAdapter } from '../../src/providers/linear';
+import { frontAdapter } from '../../src/providers/front';
+import { gorgiasAdapter } from '../../src/providers/gorgias';
+import { hubspotAdapter } from '../../src/providers/hubspot';
+import { pipedriveAdapter } from '../../src/providers/pipedrive';
+import type { RequestBudget } from '../../src/providers/manifest';
+import type { ProviderAdapter } from '../../src/providers/types';
+import { startZendeskSimulator } from '../simulators/zendesk';
+import { startJiraSimulator } from '../simulators/jira';
+import { startGithubSimulator } from '../simulators/github';
+import { startGitlabSimulator } from '../simulators/gitlab';
+import { startLinearSimulator } from '../simulators/linear';
+import { startFrontSimulator } from '../simulators/front';
+import { startGorgiasSimulator } from '../simulators/gorgias';
+import { startHubSpotSimulator } from '../simulators/hubspot';
+import { startPipedriveSimulator } from '../simulators/pipedrive';
+
+export interface Recorded {
+  method: string;
+  path: string;
+  status?: number;
+}
+
+/** A simulator seeded with `records` objects and enforcing the (scaled) documented limits. */
+export interface LimitedAccount {
+  url: string;
+  credentials: Record<string, string>;
+  requests: readonly Recorded[];
+  /** Whether a recorded answer is the provider's rate-limit refusal. */
+  refused(r: Recorded): boolean;
+  close(): Promise<unknown>;
+}
+
+const find = (budgets: RequestBudget[], name: string) => budgets.find((b) => b.name === name)!;
+const windowMs = (budgets: RequestBudget[], name: string) => find(budgets, name).perSeconds * 1000;
+const is429 = (r: Recorded) => r.status === 429;
+
+/**
+ * Every provider's simulator, seeded with a large account and enforcing `budgets` (the manifest's, or the
+ * same scaled) as the provider answers them: its own refusal (429, GitHub's 403, Linear's 400 RATELIMITED)
+ * and rate-limit headers. Shared by the budget tests and bench/provider-budgets.ts.
+ */
+export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertical: 'ticketing' | 'crm'; start(records: number, budgets: RequestBudget[]): Promise<LimitedAccount> }> = {
+  zendesk: {
+    adapter: zendeskAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startZendeskSimulator({
+        validateSpec: false,
+        rateLimit: {
+          enforce: true,
+          perMinute: find(budgets, 'account').requests,
+          windowMs: windowMs(budgets, 'account'),
+          exports: { requests: find(budgets, 'incremental export').requests, windowMs: windowMs(budgets, 'incremental export') },
+        },
+      });
+      // Half tickets, half comments (one each): the comment stream reads the ticket event export.
+      sim.seedTickets(Math.round(records / 2), { commentsPerTicket: 1 });
+      const cred = sim.credentials[0]!;
+      return { url: sim.url, credentials: { email: cred.email, api_token: cred.apiToken }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  jira: {
+    adapter: jiraAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startJiraSimulator({ validateSpec: false, recordBodies: false, rateLimit: { enforce: true, limit: find(budgets, 'burst').requests, windowMs: windowMs(budgets, 'burst') } });
+      sim.seedIssues(records);
+      const cred = sim.credentials[0]!;
+      return { url: sim.url, credentials: { email: cred.email, api_token: cred.apiToken }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  github: {
+    adapter: githubAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startGithubSimulator({
+        validateSpec: false,
+        recordBodies: false,
+        rateLimit: {
+          enforce: true,
+          status: 403,
+          limit: find(budgets, 'primary').requests,
+          windowMs: windowMs(budgets, 'primary'),
+          contentCreation: { requests: find(budgets, 'content creation').requests, windowMs: windowMs(budgets, 'content creation') },
+        },
+      });
+      sim.seedIssues('octo-org/helpdesk', records);
+      // GitHub refuses with 403 (or 429) and its rate-limit message.
+      return { url: sim.url, credentials: { access_token: sim.token }, requests: sim.requests, refused: (r) => r.status === 429 || r.status === 403, close: () => sim.close() };
+    },
+  },
+  gitlab: {
+    adapter: gitlabAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startGitlabSimulator({
+        validateSpec: false,
+        recordBodies: false,
+        rateLimit: { enforce: true, perMinute: find(budgets, 'authenticated API').requests, windowMs: windowMs(budgets, 'authenticated API') },
+      });
+      sim.seedIssues(sim.fixtures!.helpDesk.id, records);
+      return { url: sim.url, credentials: { access_token: sim.token }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  linear: {
+    adapter: linearAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startLinearSimulator({
+        recordBodies: false,
+        rateLimit: { enforce: true, requestsPerHour: find(budgets, 'requests').requests, windowMs: windowMs(budgets, 'requests') },
+      });
+      sim.seedIssues(records);
+      // Linear refuses with HTTP 400 RATELIMITED, never 429; no other 400 is expected in a sync.
+      return { url: sim.url, credentials: { access_token: sim.apiKey }, requests: sim.requests, refused: (r) => r.status === 400, close: () => sim.close() };
+    },
+  },
+  front: {
+    adapter: frontAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const sim = await startFrontSimulator({
+        validateSpec: false,
+        recordBodies: false,
+        rateLimit: { enforce: true, perMinute: find(budgets, 'company').requests, windowMs: windowMs(budgets, 'company') },
+      });
+      // Conversations with one message each: a ticket and its comment.
+      sim.seedConversations(Math.round(records / 2), { messagesPerConversation: 1 });
+      return { url: sim.url, credentials: { access_token: sim.token }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  gorgias: {
+    adapter: gorgiasAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'account');
+      const sim = await startGorgiasSimulator({ recordBodies: false, rateLimit: { enforce: true, limit: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTickets(Math.round(records / 2), { messagesPerTicket: 1 });
+      const cred = sim.credentials[0]!;
+      return { url: sim.url, credentials: { email: cred.email, api_token: cred.apiKey }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  hubspot: {
+    adapter: hubspotAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const burst = find(budgets, 'burst');
+      const search = find(budgets, 'search');
+      const sim = await startHubSpotSimulator({
+        recordBodies: false,
+        rateLimit: { enforce: true, max: burst.requests, intervalMs: windowMs(budgets, 'burst'), searchPerSecond: search.requests, searchWindowMs: windowMs(budgets, 'search') },
+      });
+      sim.seedCompanies(Math.round(records * 0.1));
+      sim.seedContacts(Math.round(records * 0.6), { associateCompanies: true });
+      sim.seedDeals(Math.round(records * 0.3), { associateContacts: true });
+      return { url: sim.url, credentials: { access_token: 'hs-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  pipedrive: {
+    adapter: pipedriveAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const sim = await startPipedriveSimulator({
+        validateSpec: false,
+        rateLimit: { enforce: true, apiTokenLimit: find(budgets, 'burst').requests, windowMs: windowMs(budgets, 'burst') },
+      });
+      sim.seedOrganizations(Math.round(records * 0.1));
+      sim.seedPersons(Math.round(records * 0.6), { linkOrganizations: true });
+      sim.seedDeals(Math.round(records * 0.3), { linkPersons: true });
+      return { url: sim.url, credentials: { api_token: 'pd-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+};
+

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { ProviderBudgets, spacingMs } from '../../src/providers/budgets';
+
+describe('provider budgets', () => {
+  it('spaces calls just under the budget, with room for latency jitter', () => {
+    // 10 a minute: (60 s × 1.02 + 250 ms) / 10
+    expect(spacingMs({ requests: 10, perSeconds: 60 })).toBeCloseTo(6_145, 0);
+    // A 1-second window keeps 5 % of it for jitter: (1,020 + 50) / 10
+    expect(spacingMs({ requests: 10, perSeconds: 1 })).toBeCloseTo(107, 0);
+  });
+
+  it('answers 503 with Retry-After at once when the wait is longer than the caller may wait', async () => {
+    const budgets = new ProviderBudgets();
+    const call = { provider: 'zendesk', connectionId: 'c1', baseUrl: 'https://acme.zendesk.com', method: 'GET', path: '/api/v2/incremental/tickets' };
+    const budget = [{ name: 'incremental export', requests: 1, perSeconds: 60, scope: 'account' as const }];
+    await budgets.spend(call, budget, 1_000);
+    // Another connection to the same account shares the budget.
+    const err = await budgets.spend({ ...call, connectionId: 'c2', baseUrl: 'https://ACME.zendesk.com/' }, budget, 1_000).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'provider_rate_limited', headers: { 'retry-after': '62' } });
+  });
+
+  it('holds a connection until the reset its provider named', async () => {
+    const budgets = new ProviderBudgets();
+    const call = { provider: 'linear', connectionId: 'c1', baseUrl: 'https://api.linear.app', method: 'POST', path: '/graphql' };
+    await budgets.hold(call, 30_000);
+    await expect(budgets.spend(call, [], 1_000)).rejects.toMatchObject({ code: 'provider_rate_limited' });
+    await budgets.spend({ ...call, connectionId: 'c2' }, [], 1_000);
+  });
+
+  it('reads the plan overrides of OMNIPORT_PROVIDER_BUDGETS and refuses malformed ones', () => {
+    expect(loadConfig({ OMNIPORT_PROVIDER_BUDGETS: 'zendesk.account=700/60, hubspot.burst=190/10' }).providerBudgetOverrides).toEqual({
+      'zendesk.account': { requests: 700, perSeconds: 60 },
+      'hubspot.burst': { requests: 190, perSeconds: 10 },
+    });
+    expect(() => loadConfig({ OMNIPORT_PROVIDER_BUDGETS: 'zendesk.account=700' })).toThrow();
+  });
+});
