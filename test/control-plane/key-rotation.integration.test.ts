@@ -111,12 +111,17 @@ describe('omniport keys rotate, under load', () => {
     const raced = rows[1]!.id as string;
     const refreshed = { ...(server.box.decryptJson<Record<string, string>>(rows[1]!.credentials_encrypted as string)), refreshed_at: 'during-rotation' };
     let raceDone = false;
+    let batches = 0;
     const onBatch = async (column: string, ids: string[]) => {
       if (column === 'connections.credentials_encrypted' && !raceDone && ids.includes(raced)) {
         raceDone = true;
         await server.sql('update connections set credentials_encrypted = $2 where id = $1', [raced, oldBox.encryptJson(refreshed)]);
       }
-      await new Promise((r) => setTimeout(r, 20)); // let requests interleave with the batches
+      // Requests interleave with the batches: each batch waits for two more of them (on a slow machine the
+      // rotation would otherwise finish between two requests).
+      batches++;
+      const until = Date.now() + 5_000;
+      while (requests < 2 * batches && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     };
     // And connection 2 re-authorised again and again through the service (new credentials in a transaction).
     const reauthorized = rows[2]!.id as string;

@@ -122,7 +122,7 @@ describe('statements per request', () => {
     let got: Awaited<ReturnType<typeof tickets>> | undefined;
     const read = await statementsOf(async () => (got = await server.call('GET', `/ticketing/tickets/${ticketId}`)));
     expect(got!.status).toBe(200);
-    expect(got!.body.name).toBe('Ticket 7');
+    expect(got!.body.data.name).toBe('Ticket 7');
     expect(read.length, read.join('\n')).toBeLessThanOrEqual(2);
   });
 
