@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema';
 import { dateKey, keysetPage, pageByCreation, parseDateKey, type Page, type PageRequest } from './pagination';
@@ -166,15 +166,17 @@ export class WebhooksRepo {
         .set({ failingSince: sql`now()` })
         .where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
       if (outcome.kind === 'disable') {
-        await tx
+        // Deliveries in flight together may each meet the 410: the endpoint is disabled, and announced, once.
+        const disabled = await tx
           .update(webhookEndpoints)
           .set({ status: 'disabled', disabledReason: outcome.reason, updatedAt: now })
-          .where(eq(webhookEndpoints.id, endpoint.id));
+          .where(and(eq(webhookEndpoints.id, endpoint.id), ne(webhookEndpoints.status, 'disabled')))
+          .returning({ id: webhookEndpoints.id });
         await tx
           .update(webhookDeliveries)
           .set({ status: 'cancelled', lockedUntil: null })
           .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'pending')));
-        await insertEvents(tx as unknown as Database, [outcome.event]);
+        if (disabled.length > 0) await insertEvents(tx as unknown as Database, [outcome.event]);
       }
     });
   }

@@ -288,7 +288,7 @@ export function runTicketingConformance(driver: TicketingDriver) {
         if (Date.now() > deadline) throw new Error(`the deletion check did not end: ${JSON.stringify(c)}`);
         await new Promise((r) => setTimeout(r, 200));
       }
-      expect((await server.call('GET', `/ticketing/tickets/${victim.body.data.id}`)).body.remote_was_deleted).toBe(true);
+      expect((await server.call("GET", `/ticketing/tickets/${victim.body.data.id}`)).body.data.remote_was_deleted).toBe(true);
       const events = (await server.call('GET', '/events?type=ticketing.ticket.deleted&limit=1000')).body.data as { data: { object: { id: string } } }[];
       expect(events.map((e) => e.data.object.id)).toContain(victim.body.data.id);
     });

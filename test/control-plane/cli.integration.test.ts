@@ -58,7 +58,7 @@ async function json(...args: string[]) {
   return JSON.parse(res.stdout);
 }
 
-describe('the omniport command', { timeout: 300_000 }, () => {
+describe('the omniport command', { timeout: 600_000 }, () => {
   it('prints its version', async () => {
     const res = await omniport('--version');
     expect(res.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version);

@@ -25,7 +25,7 @@ function embeddedEnv(dataDir: string, extra: Record<string, string> = {}) {
   return env;
 }
 
-describe('the embedded database directory', () => {
+describe('the embedded database directory', { timeout: 180_000 }, () => {
   it('belongs to one process at a time; a second one fails with a clear message', async () => {
     const dataDir = tempDir();
     const first = await openDatabase({ kind: 'pglite', dataDir });

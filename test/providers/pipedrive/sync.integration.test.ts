@@ -41,7 +41,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('pipedrive sync at scale', () => {
+describe('pipedrive sync at scale', { timeout: 180_000 }, () => {
   it('synced 20,000 contacts and 5,000 deals page by page on connection (full run)', async () => {
     const c = await counts();
     expect(c).toMatchObject({ 'crm.contact': PERSONS, 'crm.deal': DEALS, 'crm.company': ORGS, 'crm.user': 3, 'crm.stage': 5 });

@@ -86,7 +86,7 @@ describe('Zendesk sync at scale', () => {
       if (plain.body.data[0]) {
         const one = await server.call('GET', `/ticketing/${path}/${plain.body.data[0].id}?remote_data=true`);
         expect(one.status, path).toBe(200);
-        expect(one.body.remote_data).toBeTypeOf('object');
+        expect(one.body.data.remote_data).toBeTypeOf('object');
       }
     }
     const bad = await server.call('GET', '/ticketing/tickets?remote_data=yes', { headers: headers() });
