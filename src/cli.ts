@@ -368,6 +368,20 @@ projectCmd
     printRows(Boolean(opts.json), rows, (r) => `${r.id_project}\t${r.name}`, 'no projects');
   });
 
+projectCmd
+  .command('revoke <id-or-name>')
+  .description('Delete a project and everything in it: keys, linked users, connections and their data, webhooks')
+  .requiredOption('--confirm <name>', "the project's name, typed again")
+  .action(async (idOrName: string, opts: { confirm: string }) => {
+    const name = await withServices(async (s) => {
+      const project = await s.projects.resolveProject(idOrName);
+      if (opts.confirm !== project.name) throw new AppError('validation_failed', `--confirm must be the project's name (${project.name})`);
+      await s.projects.deleteProject(project.id);
+      return project.name;
+    });
+    console.log(`project ${name} deleted`);
+  });
+
 userCmd
   .command('list')
   .description('List the users of a project')
@@ -377,6 +391,20 @@ userCmd
     const users = await withServices(async (s) => s.controlPlane.listUsers((await s.projects.resolveProject(opts.project)).id));
     const rows = users.map((u) => ({ id_user: u.id, name: u.name, email: u.email, created_at: isoDate(u.createdAt) }));
     printRows(Boolean(opts.json), rows, (r) => `${r.id_user}\t${r.name}\t${r.email ?? ''}`, 'no users');
+  });
+
+userCmd
+  .command('revoke <id-or-name>')
+  .description('Delete a user of a project with its API keys (requests and dashboard sessions with them stop at once)')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (idOrName: string, opts: { project: string }) => {
+    await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      const user = await s.projects.resolveUser(project.id, idOrName);
+      await s.projects.deleteUser(project.id, user.id);
+      await auditCli(s, project.id, 'user.deleted', { type: 'user', id: user.id }, { name: user.name });
+    });
+    console.log(`user ${idOrName} deleted`);
   });
 
 keyCmd
@@ -419,6 +447,20 @@ linkedUserCmd
     const page = await withServices(async (s) => s.linkedUsers.list(operator((await s.projects.resolveProject(opts.project)).id), { limit: 1000 }, {}));
     const rows = page.items.map((u) => ({ id_linked_user: u.id, linked_user_origin_id: u.originId, alias: u.alias, created_at: isoDate(u.createdAt) }));
     printRows(Boolean(opts.json), rows, (r) => `${r.id_linked_user}\t${r.linked_user_origin_id}\t${r.alias ?? ''}`, 'no linked users');
+  });
+
+linkedUserCmd
+  .command('revoke <id>')
+  .description('Delete a linked user with its connections (their credentials and synced data)')
+  .requiredOption('--project <id-or-name>', 'project id or name')
+  .action(async (id: string, opts: { project: string }) => {
+    const connections = await withServices(async (s) => {
+      const project = await s.projects.resolveProject(opts.project);
+      const deleted = await s.connections.deleteLinkedUser(operator(project.id), id);
+      await auditCli(s, project.id, 'linked_user.deleted', { type: 'linked_user', id }, { connections_deleted: deleted });
+      return deleted;
+    });
+    console.log(`linked user ${id} deleted, with ${connections} connection${connections === 1 ? '' : 's'}`);
   });
 
 const connectionCmd = program.command('connection').description('Manage the connections of a project');

@@ -221,6 +221,19 @@ export class ConnectionService {
     if (!isUuid(id) || !(await this.repo.deleteConnection(ctx.projectId, id))) throw notFound('connection');
   }
 
+  /** Deletes a linked user: each of its connections first, as `delete` does (one connection.deleted event each). */
+  async deleteLinkedUser(ctx: AccessContext, linkedUserId: string): Promise<number> {
+    if (!isUuid(linkedUserId) || !(await this.repo.findLinkedUser(ctx.projectId, linkedUserId))) throw notFound('linked user');
+    let deleted = 0;
+    for (;;) {
+      const page = await this.repo.listConnections(ctx.projectId, { limit: 100 }, { linkedUserId });
+      for (const row of page.items) if (await this.repo.deleteConnection(ctx.projectId, row.id)) deleted++;
+      if (page.items.length === 0) break;
+    }
+    await this.repo.deleteLinkedUser(ctx.projectId, linkedUserId);
+    return deleted;
+  }
+
   /** Provider credentials in clear, for the provider client only. */
   credentialsOf(row: ConnectionRow): Record<string, string> {
     return this.box.decryptJson<Record<string, string>>(row.credentialsEncrypted);

@@ -44,6 +44,16 @@ export class ProjectService {
     return project;
   }
 
+  /** Deletes a project with all it holds: keys, linked users, connections and their data, webhooks, logs. */
+  async deleteProject(projectId: string): Promise<void> {
+    if (!(await this.repo.deleteProject(projectId))) throw new AppError('not_found', 'project not found');
+  }
+
+  /** Deletes a user and its API keys: requests and dashboard sessions with those keys stop at once. */
+  async deleteUser(projectId: string, userId: string): Promise<void> {
+    if (!(await this.repo.deleteUser(projectId, userId))) throw new AppError('not_found', 'user not found');
+  }
+
   async createUser(projectId: string, name: string, email?: string): Promise<UserRow> {
     return this.repo.insertUser({ projectId, name, email });
   }

@@ -47,6 +47,21 @@ export class ControlPlaneRepo {
     return this.db.select().from(projects).orderBy(projects.createdAt, projects.id);
   }
 
+  /** Deletes a project and everything in it (the foreign keys cascade; the cache triggers see every row). */
+  async deleteProject(id: string): Promise<boolean> {
+    return (await this.db.delete(projects).where(eq(projects.id, id)).returning({ id: projects.id })).length > 0;
+  }
+
+  /** Deletes a user of a project with its API keys (they cascade). */
+  async deleteUser(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.delete(users).where(and(eq(users.projectId, projectId), eq(users.id, id))).returning({ id: users.id })).length > 0;
+  }
+
+  /** Deletes a linked user (its connections, if any are left, cascade). */
+  async deleteLinkedUser(projectId: string, id: string): Promise<boolean> {
+    return (await this.db.delete(linkedUsers).where(and(eq(linkedUsers.projectId, projectId), eq(linkedUsers.id, id))).returning({ id: linkedUsers.id })).length > 0;
+  }
+
   listUsers(projectId: string): Promise<UserRow[]> {
     return this.db.select().from(users).where(eq(users.projectId, projectId)).orderBy(users.createdAt, users.id);
   }

@@ -1,9 +1,10 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, SelectedFields } from 'drizzle-orm/pg-core';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
 import { deletionCheckIds, syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
 import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
-import { keysetPage, whereAll, type PageRequest } from './pagination';
+import { keysetPage, whereAll, type Page, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
 export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt'>;
@@ -180,8 +181,26 @@ export class UnifiedRepo {
   }
 
   list(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
+    return this.pageOf<ListedRow>(connectionId, objectType, page, filter, listedColumns(opts.remoteData));
+  }
+
+  /**
+   * A page of views as JSON text built by the database (`presentedColumns`): nothing is parsed or
+   * re-encoded on the way to the client. Only for views with no `field_mappings` values and no children.
+   */
+  listPresented(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
+    return this.pageOf<{ id: string; seq: number; json: string }>(connectionId, objectType, page, filter, presentedColumns);
+  }
+
+  private pageOf<Row extends { id: string; seq: number }>(
+    connectionId: string,
+    objectType: string,
+    page: PageRequest,
+    filter: UnifiedListFilter,
+    columns: SelectedFields,
+  ): Promise<Page<Row>> {
     if (!OBJECT_TYPE.test(objectType)) throw new Error(`not an object type: ${objectType}`);
-    return keysetPage<ListedRow>({
+    return keysetPage<Row>({
       sortColumn: unifiedObjects.seq,
       idColumn: unifiedObjects.id,
       keyOf: (r) => [String(r.seq), r.id],
@@ -193,7 +212,7 @@ export class UnifiedRepo {
       page,
       fetch: (cond, order, limit) =>
         this.db
-          .select(listedColumns(opts.remoteData))
+          .select(columns)
           .from(unifiedObjects)
           .where(
             whereAll(
@@ -208,8 +227,17 @@ export class UnifiedRepo {
             ),
           )
           .orderBy(...order)
-          .limit(limit),
+          .limit(limit) as unknown as Promise<Row[]>,
     });
+  }
+
+  /** One view by id inside a project, as JSON text built by the database, with its connection. */
+  async findPresentedInProject(projectId: string, objectType: string, id: string): Promise<{ connectionId: string; json: string } | undefined> {
+    const [row] = await this.db
+      .select({ connectionId: unifiedObjects.connectionId, json: presentedColumns.json })
+      .from(unifiedObjects)
+      .where(and(eq(unifiedObjects.projectId, projectId), eq(unifiedObjects.objectType, objectType), eq(unifiedObjects.id, id)));
+    return row;
   }
 
   /** An object by id inside a project (calls by id need no connection token). */
@@ -335,6 +363,22 @@ export class UnifiedRepo {
 }
 
 /** The columns of ListedRow; without remote_data, an empty object stands for it. */
+/** An ISO 8601 UTC timestamp with milliseconds, as `Date.toISOString` writes it (null stays null). */
+const isoText = (column: PgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The unified view of a row without `remote_data` and with empty `field_mappings`, built by the database
+ * as JSON text: the same object `unifiedView` (core/unified/view.ts) builds from a `ListedRow`.
+ */
+const presentedColumns = {
+  id: unifiedObjects.id,
+  seq: unifiedObjects.seq,
+  json: sql<string>`(${unifiedObjects.data} || jsonb_build_object(
+    'id', ${unifiedObjects.id}, 'remote_id', ${unifiedObjects.remoteId}, 'field_mappings', '{}'::jsonb,
+    'created_at', ${isoText(unifiedObjects.remoteCreatedAt)}, 'modified_at', ${isoText(unifiedObjects.remoteUpdatedAt)},
+    'remote_was_deleted', ${unifiedObjects.remoteWasDeleted}))::text`.as('json'),
+};
+
 function listedColumns(remoteData: boolean) {
   const u = unifiedObjects;
   return {

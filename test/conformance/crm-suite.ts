@@ -8,6 +8,7 @@ import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait, waitForSync } from '../support/sync-wait';
+import { CRM_READ_PATHS, expectStoredViewsAsBuilt } from '../support/stored-views';
 
 export interface CrmSimulatorControl {
   rateLimit(times: number): void;
@@ -157,6 +158,10 @@ export function runCrmConformance(driver: CrmDriver) {
       const status = await syncAndWait(server, token);
       expect(status.streams.find((s) => s.stream === 'crm.contact')?.mode).toBe('incremental');
       expect((await server.call('GET', `/crm/contacts/${contactId}`)).body.data.first_name).toBe('Augusta');
+    });
+
+    it('answers the same views from the stored JSON text as built in JavaScript', async () => {
+      await expectStoredViewsAsBuilt(server, headers(), CRM_READ_PATHS);
     });
 
     it('marks a contact deleted in the provider as remote_was_deleted', async () => {

@@ -8,6 +8,7 @@ import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait, waitForSync } from '../support/sync-wait';
+import { expectStoredViewsAsBuilt, TICKETING_READ_PATHS } from '../support/stored-views';
 
 /** What the suite may do to the simulator behind the provider. */
 export interface SimulatorControl {
@@ -253,6 +254,10 @@ export function runTicketingConformance(driver: TicketingDriver) {
       expect(status.streams.find((s) => s.stream === 'ticketing.ticket')?.mode).toBe('incremental');
       const res = await server.call('GET', `/ticketing/tickets/${ticketId}`);
       expect(res.body.data.name).toBe('Renamed in the provider');
+    });
+
+    it('answers the same views from the stored JSON text as built in JavaScript', async () => {
+      await expectStoredViewsAsBuilt(server, headers(), TICKETING_READ_PATHS);
     });
 
     it('marks a ticket deleted in the provider as remote_was_deleted', async () => {

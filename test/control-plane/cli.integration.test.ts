@@ -117,6 +117,36 @@ describe('the omniport command', { timeout: 600_000 }, () => {
     expect((await omniport('connection', 'revoke', connectionId, '--project', 'acme')).stderr).toMatch(/not found/);
   });
 
+  it('revokes a user with its keys, a linked user with its connections, and a whole project', async () => {
+    const project = await json('project', 'create', 'beta');
+    await json('user', 'create', 'temp', '--project', 'beta');
+    await json('key', 'create', '--project', 'beta', '--user', 'temp');
+    expect(await json('key', 'list', '--project', 'beta')).toHaveLength(1);
+    expect((await omniport('user', 'revoke', 'temp', '--project', 'beta')).code).toBe(0);
+    expect(await json('user', 'list', '--project', 'beta')).toEqual([]);
+    expect(await json('key', 'list', '--project', 'beta')).toEqual([]);
+
+    const { database, services } = await openServices(loadConfig(env));
+    const cred = sim.credentials[0]!;
+    const access = { projectId: project.id_project, userId: '', apiKeyId: '' };
+    const connect = (origin: string) =>
+      services.connections.create(access, { provider: 'zendesk', linked_user_origin_id: origin, credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url });
+    const kept = await connect('customer-kept');
+    const gone = await connect('customer-gone').finally(() => database.close());
+    const revoked = await omniport('linked-user', 'revoke', gone.row.linkedUserId, '--project', 'beta');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toMatch(/with 1 connection\b/);
+    expect((await json('linked-user', 'list', '--project', 'beta')).map((u: { linked_user_origin_id: string }) => u.linked_user_origin_id)).toEqual(['customer-kept']);
+    expect((await json('connection', 'list', '--project', 'beta')).map((c: { id_connection: string }) => c.id_connection)).toEqual([kept.row.id]);
+
+    const unconfirmed = await omniport('project', 'revoke', 'beta', '--confirm', 'acme');
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toMatch(/--confirm must be the project's name/);
+    expect((await omniport('project', 'revoke', 'beta', '--confirm', 'beta')).code).toBe(0);
+    expect((await json('project', 'list')).map((p: { name: string }) => p.name)).not.toContain('beta');
+    expect((await omniport('connection', 'list', '--project', project.id_project)).stderr).toMatch(/not found/);
+  });
+
   it('start listens on --port and --host', async () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn('node', [bin, 'start', '--port', String(port), '--host', '127.0.0.1'], { env });

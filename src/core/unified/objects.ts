@@ -4,7 +4,7 @@ import { isUuid, type AccessContext } from '../access';
 import { toRows } from './records';
 import { unifiedView } from './view';
 import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
-import type { PageRequest } from '../../store/pagination';
+import type { Page, PageRequest } from '../../store/pagination';
 import type { ListedRow, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
 import type { ResolvedMapping } from '../../store/field-mapping.repo';
 import type { FieldMappingService } from '../field-mapping';
@@ -12,6 +12,9 @@ import type { LookupCache } from '../../store/lookup-cache';
 import type { BulkItemResult, CustomFieldValue, WriteResult } from '../../providers/types';
 
 export type View = Record<string, unknown>;
+
+/** Object types whose views embed child objects (a comment's attachments): built in `views`, not by the database. */
+const HAS_CHILDREN = new Set(['ticketing.comment']);
 
 /** Per element of a batch: the created object, or its error. */
 export type BatchItem = { ok: true; view: View } | { ok: false; error: AppError };
@@ -28,17 +31,44 @@ export class UnifiedObjects {
     private readonly cache: LookupCache,
   ) {}
 
-  async list(connection: ConnectionRow, objectType: string, page: PageRequest, filter: UnifiedListFilter, opts: { remoteData: boolean }) {
+  /**
+   * A page of views. Most pages are plain stored views: the database writes them as JSON text (`json`);
+   * views with `field_mappings` values, `remote_data` or child objects are built here (`views`).
+   */
+  async list(
+    connection: ConnectionRow,
+    objectType: string,
+    page: PageRequest,
+    filter: UnifiedListFilter,
+    opts: { remoteData: boolean },
+  ): Promise<Page<View> & { json?: undefined } | Page<string> & { json: true }> {
     const mappings = await this.fieldMapping.mappingsOf(connection);
     // Mapped custom field values are read from remote_data: it is read only when asked for or mapped.
-    const readRemoteData = opts.remoteData || mappings.some((m) => m.objectTypeOwner === objectType);
-    const result = await this.repo.list(connection.id, objectType, page, filter, { remoteData: readRemoteData });
+    const mapped = mappings.some((m) => m.objectTypeOwner === objectType);
+    if (!opts.remoteData && !mapped && !HAS_CHILDREN.has(objectType)) {
+      const presented = await this.repo.listPresented(connection.id, objectType, page, filter);
+      return { ...presented, items: presented.items.map((r) => r.json), json: true };
+    }
+    const result = await this.repo.list(connection.id, objectType, page, filter, { remoteData: opts.remoteData || mapped });
     return { ...result, items: await this.views(connection, result.items, opts, mappings) };
   }
 
-  async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<View> {
+  /** A view by id (JSON text when it is a plain stored view, like `list`). */
+  async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<{ json: string } | { view: View }> {
+    if (!opts.remoteData && !HAS_CHILDREN.has(objectType) && isUuid(id)) {
+      const found = await this.repo.findPresentedInProject(access.projectId, objectType, id);
+      if (!found || (token && token.id !== found.connectionId)) throw notFound(objectType.split('.')[1]!);
+      const connection = token ?? (await this.connectionOf(access, found.connectionId));
+      if (!connection || connection.projectId !== access.projectId) throw notFound(objectType.split('.')[1]!);
+      const mappings = await this.fieldMapping.mappingsOf(connection);
+      if (!mappings.some((m) => m.objectTypeOwner === objectType)) return { json: found.json };
+    }
     const { row, connection } = await this.findWithConnection(access, objectType, id, token);
-    return (await this.views(connection, [row], opts))[0]!;
+    return { view: (await this.views(connection, [row], opts))[0]! };
+  }
+
+  private connectionOf(access: AccessContext, connectionId: string) {
+    return this.cache.connection(connectionId, () => this.controlPlane.findConnection(access.projectId, connectionId));
   }
 
   /** An object by id and its connection, inside the caller's project; a token, if sent, must be that connection. */
@@ -47,7 +77,7 @@ export class UnifiedObjects {
     const row = isUuid(id) ? await this.repo.findInProject(access.projectId, objectType, id) : undefined;
     if (!row || (token && token.id !== row.connectionId)) throw notFound(label);
     // The token's connection is the row's (checked above); without one, the connection comes from the cache.
-    const connection = token ?? (await this.cache.connection(row.connectionId, () => this.controlPlane.findConnection(access.projectId, row.connectionId)));
+    const connection = token ?? (await this.connectionOf(access, row.connectionId));
     if (!connection || connection.projectId !== access.projectId) throw notFound(label);
     return { row, connection };
   }
