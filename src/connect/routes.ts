@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { acceptForms, formOf } from '../http/forms';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors';
 import { isMagicLinkToken, type ActiveLink, type ConnectableProvider } from '../core/connect';
@@ -21,7 +22,6 @@ export function publicBase(request: FastifyRequest, publicUrl: string | undefine
 
 export const callbackPath = '/connect/oauth/callback';
 
-const FORM_LIMIT_BYTES = 64 * 1024;
 
 /**
  * The headers of every server-rendered page (connect page, dashboard): styles and scripts only with the
@@ -63,14 +63,6 @@ function parseCookies(header: string | undefined): Record<string, string> {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** The string fields of a submitted form (a JSON body with other values is read the same way). */
-function formOf(body: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
-  }
-  return out;
-}
 
 /** Form fields to show again after an error: never the secret ones. */
 function keptValues(provider: ConnectableProvider, form: Record<string, string>): Record<string, string> {
@@ -113,12 +105,7 @@ function formErrors(err: AppError, provider: ConnectableProvider): Pick<FormStat
  * Forms post application/x-www-form-urlencoded, so the page needs no JavaScript.
  */
 export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (app, { services, publicUrl }) => {
-  // Plain HTML forms: accepted on these routes only (the API accepts JSON alone).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) => {
-    const fields: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) fields[k] = v;
-    done(null, fields);
-  });
+  await acceptForms(app);
 
   // Any failure renders a page, never a JSON error or a stack trace.
   app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { acceptForms, formOf } from '../http/forms';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -39,7 +40,6 @@ export interface DashboardOptions {
   publicUrl?: string;
 }
 
-const FORM_LIMIT_BYTES = 64 * 1024;
 const PAGE_SIZE = 50;
 /** Failed sign-ins per source address and minute before the form answers 429. */
 const SIGN_IN_FAILURES_PER_MINUTE = 10;
@@ -65,11 +65,6 @@ const DONE: Record<string, string> = {
 };
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-const formOf = (body: unknown): Record<string, string> => {
-  const out: Record<string, string> = {};
-  if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
-  return out;
-};
 const newNonce = () => randomBytes(16).toString('base64');
 
 /**
@@ -83,11 +78,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   const dash = services.dashboard;
   const signInFailures = new RateLimiterMemory({ points: SIGN_IN_FAILURES_PER_MINUTE, duration: 60 });
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) => {
-    const fields: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) fields[k] = v;
-    done(null, fields);
-  });
+  await acceptForms(app);
   await app.register(fastifyCookie, { secret: dash.cookieSecret });
   await app.register(fastifySession, {
     secret: dash.cookieSecret,
