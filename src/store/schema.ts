@@ -146,6 +146,11 @@ export const unifiedObjects = pgTable(
     remoteCreatedAt: timestamp('remote_created_at', { withTimezone: true, mode: 'date' }),
     remoteUpdatedAt: timestamp('remote_updated_at', { withTimezone: true, mode: 'date' }),
     remoteWasDeleted: boolean('remote_was_deleted').notNull().default(false),
+    /**
+     * The unified view as JSON text (no remote_data, empty field_mappings), kept by a trigger on every write
+     * (migration 0016): list and get answers splice it in instead of building and encoding each object.
+     */
+    viewJson: text('view_json'),
     /** The sync run that last saw the object; a completed full run marks the unseen ones deleted. */
     lastSeenRun: uuid('last_seen_run'),
     createdAt: createdAt(),

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, SelectedFields } from 'drizzle-orm/pg-core';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
 import { deletionCheckIds, syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
@@ -7,7 +7,7 @@ import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
 import { keysetPage, whereAll, type Page, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
-export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt'>;
+export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'viewJson'>;
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -28,7 +28,7 @@ export interface FieldFilter {
 }
 
 /** What a page of views needs; remote_data is large and only read when the answer uses it. */
-export type ListedRow = Omit<UnifiedRow, 'projectId' | 'lastSeenRun' | 'createdAt' | 'modifiedAt'>;
+export type ListedRow = Omit<UnifiedRow, 'projectId' | 'lastSeenRun' | 'createdAt' | 'modifiedAt' | 'viewJson'>;
 
 const OBJECT_TYPE = /^[a-z]+\.[a-z_]+$/;
 const FIELD = /^[a-z_]+$/;
@@ -185,7 +185,7 @@ export class UnifiedRepo {
   }
 
   /**
-   * A page of views as JSON text built by the database (`presentedColumns`): nothing is parsed or
+   * A page of views as the JSON text stored with each object (`view_json`): nothing is parsed or
    * re-encoded on the way to the client. Only for views with no `field_mappings` values and no children.
    */
   listPresented(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
@@ -231,7 +231,7 @@ export class UnifiedRepo {
     });
   }
 
-  /** One view by id inside a project, as JSON text built by the database, with its connection. */
+  /** One view by id inside a project, as its stored JSON text, with its connection. */
   async findPresentedInProject(projectId: string, objectType: string, id: string): Promise<{ connectionId: string; json: string } | undefined> {
     const [row] = await this.db
       .select({ connectionId: unifiedObjects.connectionId, json: presentedColumns.json })
@@ -363,20 +363,11 @@ export class UnifiedRepo {
 }
 
 /** The columns of ListedRow; without remote_data, an empty object stands for it. */
-/** An ISO 8601 UTC timestamp with milliseconds, as `Date.toISOString` writes it (null stays null). */
-const isoText = (column: PgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * The unified view of a row without `remote_data` and with empty `field_mappings`, built by the database
- * as JSON text: the same object `unifiedView` (core/unified/view.ts) builds from a `ListedRow`.
- */
+/** A view as the API answers it (no remote_data, empty field_mappings), stored as JSON text by a trigger. */
 const presentedColumns = {
   id: unifiedObjects.id,
   seq: unifiedObjects.seq,
-  json: sql<string>`(${unifiedObjects.data} || jsonb_build_object(
-    'id', ${unifiedObjects.id}, 'remote_id', ${unifiedObjects.remoteId}, 'field_mappings', '{}'::jsonb,
-    'created_at', ${isoText(unifiedObjects.remoteCreatedAt)}, 'modified_at', ${isoText(unifiedObjects.remoteUpdatedAt)},
-    'remote_was_deleted', ${unifiedObjects.remoteWasDeleted}))::text`.as('json'),
+  json: sql<string>`${unifiedObjects.viewJson}`.as('json'),
 };
 
 function listedColumns(remoteData: boolean) {
