@@ -32,7 +32,7 @@ export class UnifiedObjects {
   ) {}
 
   /**
-   * A page of views. Most pages are plain stored views: the database writes them as JSON text (`json`);
+   * A page of views. Most pages are plain stored views, read as the JSON text kept with each object (`json`);
    * views with `field_mappings` values, `remote_data` or child objects are built here (`views`).
    */
   async list(
