@@ -535,11 +535,11 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
       state.tickets.delete(id);
       for (const c of [...state.conversations.values()]) if (c.ticketId === id) state.conversations.delete(c.id);
     },
-    /** `n` tickets from one requester, each with `conversationsPerTicket` replies; ids oldest first. */
+    /** `n` tickets from one requester, each with `conversationsPerTicket` replies, a second apart and a day old; ids oldest first. */
     seedTickets(n: number, o: { conversationsPerTicket?: number } = {}) {
       const requester = state.addContact({ name: 'Bulk Requester', email: `bulk${state.nextId()}@example.com` });
       const ids: number[] = [];
-      const start = state.now() - n * 1000;
+      const start = state.now() - DAY - n * 1000;
       for (let i = 0; i < n; i++) {
         const t = state.createTicket({ subject: `Ticket ${i + 1}`, description: `<div>Body ${i + 1}</div>`, requesterId: requester.id, tags: [`t${i % 10}`] }, start + i * 1000);
         for (let j = 0; j < (o.conversationsPerTicket ?? 0); j++) {
