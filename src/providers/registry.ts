@@ -6,6 +6,7 @@ import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
+import { intercomAdapter } from './intercom';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
@@ -37,5 +38,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, hubspotAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter];
 }
