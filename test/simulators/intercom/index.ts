@@ -374,6 +374,10 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       Object.assign(t.attrs, attrs);
       t.updatedAt = unix() + 1;
     },
+    /** Accepts an access token issued elsewhere (the OAuth simulator standing in for app.intercom.com). */
+    acceptToken(token: string) {
+      tokens.add(token);
+    },
     deleteTicketRemotely(id: string) {
       tickets.delete(id);
     },
