@@ -119,6 +119,7 @@ export function intercomTicketOperations(o: ResolvedOptions): TicketingOperation
     },
 
     async createComment(ctx, input: CommentWrite): Promise<WriteResult> {
+      desunifyComment(input, ''); // refuse what Intercom cannot take before any call
       const self = input.user_id === undefined && input.contact_id === undefined ? await me(ctx, o) : undefined;
       const body = desunifyComment(input, self?.id ?? '');
       const u = unifyPart(await reply(ctx, input.ticket_id, body), ctx.ids, input.ticket_id);
