@@ -57,7 +57,7 @@ export interface FreshdeskSimulatorOptions {
   /** Create the default agents, group, company, contacts, fields and a ticket. Default true. */
   seedDefaults?: boolean;
   /** Calls per minute (default 200, Growth). With `enforce`, a spent minute answers 429. */
-  rateLimit?: { perMinute?: number; enforce?: boolean };
+  rateLimit?: { perMinute?: number; enforce?: boolean; /** Length of the window `perMinute` counts over (default 60 s; shorter for scaled budget runs). */ windowSeconds?: number };
   /** Pages of one ticket listing served (Freshdesk: 300). */
   maxTicketPages?: number;
   now?: () => number;
@@ -199,16 +199,17 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
 
   // ---------------------------------------------------------------- rate limit (per minute)
   const perMinute = opts.rateLimit?.perMinute ?? 200;
+  const windowMs = (opts.rateLimit?.windowSeconds ?? 60) * 1000;
   let windowStart = clock.now();
   let used = 0;
   const spend = () => {
     const now = clock.now();
-    if (now - windowStart >= 60_000) {
+    if (now - windowStart >= windowMs) {
       windowStart = now;
       used = 0;
     }
     used += 1;
-    return { remaining: Math.max(0, perMinute - used), retryAfter: Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000)) };
+    return { remaining: Math.max(0, perMinute - used), retryAfter: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
   };
   const limitHeaders = (remaining: number) => ({ 'x-ratelimit-total': String(perMinute), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-used-currentrequest': '1' });
 

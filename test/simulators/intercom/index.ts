@@ -61,7 +61,7 @@ export interface IntercomSeed { apiAdmin: string; sam: string; robin: string; te
 export interface IntercomSimulatorOptions {
   tokens?: string[];
   seedDefaults?: boolean;
-  rateLimit?: { per10s?: number; enforce?: boolean };
+  rateLimit?: { per10s?: number; enforce?: boolean; /** Window length (default 10 s; shorter for scaled budget runs). */ windowSeconds?: number };
   /** Check traffic against the OpenAPI description when present (default true). */
   validateSpec?: boolean;
   now?: () => number;
@@ -317,6 +317,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
 
   // ---------------------------------------------------------------- server
   const per10s = opts.rateLimit?.per10s ?? 1666;
+  const windowMs = (opts.rateLimit?.windowSeconds ?? 10) * 1000;
   let windowStart = clock.now();
   let used = 0;
   const server = await startSimServer({
@@ -337,12 +338,12 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       const m = /^bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
       if (!m || !tokens.has(m[1]!)) err(401, 'unauthorized', 'Access Token Invalid');
       const now = clock.now();
-      if (now - windowStart >= 10_000) {
+      if (now - windowStart >= windowMs) {
         windowStart = now;
         used = 0;
       }
       used += 1;
-      const headers = { 'x-ratelimit-limit': String(per10s), 'x-ratelimit-remaining': String(Math.max(0, per10s - used)), 'x-ratelimit-reset': String(Math.ceil((windowStart + 10_000) / 1000)) };
+      const headers = { 'x-ratelimit-limit': String(per10s), 'x-ratelimit-remaining': String(Math.max(0, per10s - used)), 'x-ratelimit-reset': String(Math.ceil((windowStart + windowMs) / 1000)) };
       if (opts.rateLimit?.enforce && used > per10s) return { status: 429, headers, body: { type: 'error.list', request_id: randomUUID(), errors: [{ code: 'rate_limit_exceeded', message: 'Rate limit exceeded' }] } };
       const res = handle(req);
       res.headers = { ...headers, ...(res.headers ?? {}) };
