@@ -1,10 +1,12 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
+import { intercomAdapter } from './intercom';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
@@ -36,5 +38,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, hubspotAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter];
 }

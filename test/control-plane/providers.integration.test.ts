@@ -21,3 +21,13 @@ it('lists the registered providers with their credential fields, capabilities an
   expect(zendesk.limitations.length).toBeGreaterThan(0);
   expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
 });
+
+it('lists Freshdesk and Intercom with what they can do and what they cannot', async () => {
+  const res = await server.call('GET', '/providers');
+  const byName = (n: string) => res.body.data.find((p: { name: string }) => p.name === n);
+  expect(byName('freshdesk')).toMatchObject({ vertical: 'ticketing', credential_fields: ['api_key'], oauth: false, default_base_url: null });
+  expect(byName('freshdesk').capabilities['ticketing.account']).toEqual(expect.arrayContaining(['sync']));
+  expect(byName('intercom')).toMatchObject({ vertical: 'ticketing', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.intercom.io' });
+  expect(byName('intercom').capabilities['ticketing.attachment']).not.toContain('create');
+  for (const n of ['freshdesk', 'intercom']) expect(byName(n).limitations.length).toBeGreaterThan(0);
+});

@@ -33,8 +33,9 @@ afterAll(async () => {
 describe.each(Object.keys(limitedAccounts))('%s', (name) => {
   it('syncs every stream against the enforced limits: no failed state, at most one refusal per window', async () => {
     const budgets = scaled[name]!.manifest.budgets!;
-    // Front reads each conversation with its inboxes, comments and messages: three calls a ticket.
-    const seeded = name === 'front' ? 150 : 400;
+    // Front reads each conversation with its inboxes, comments and messages: three calls a ticket;
+    // Freshdesk lists each ticket's conversations with a call of its own, at 5 calls a second scaled.
+    const seeded = name === 'front' ? 150 : name === 'freshdesk' ? 100 : 400;
     const account = await limitedAccounts[name]!.start(seeded, budgets);
     try {
       const res = await server.call('POST', '/connections', { body: { provider: name, linked_user_origin_id: `budgets-${name}`, credentials: account.credentials, base_url: account.url } });

@@ -6,6 +6,8 @@ import { gitlabAdapter } from '../../src/providers/gitlab';
 import { linearAdapter } from '../../src/providers/linear';
 import { frontAdapter } from '../../src/providers/front';
 import { gorgiasAdapter } from '../../src/providers/gorgias';
+import { freshdeskAdapter } from '../../src/providers/freshdesk';
+import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
 import type { RequestBudget } from '../../src/providers/manifest';
@@ -17,6 +19,8 @@ import { startGitlabSimulator } from '../simulators/gitlab';
 import { startLinearSimulator } from '../simulators/linear';
 import { startFrontSimulator } from '../simulators/front';
 import { startGorgiasSimulator } from '../simulators/gorgias';
+import { startFreshdeskSimulator } from '../simulators/freshdesk';
+import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
 
@@ -144,6 +148,28 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       sim.seedTickets(Math.round(records / 2), { messagesPerTicket: 1 });
       const cred = sim.credentials[0]!;
       return { url: sim.url, credentials: { email: cred.email, api_token: cred.apiKey }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  freshdesk: {
+    adapter: freshdeskAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      // The account-wide limit (the endpoint sub-limits are paced by Omniport but not enforced here).
+      const budget = find(budgets, 'account');
+      const sim = await startFreshdeskSimulator({ recordBodies: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      // Tickets with one reply each: a ticket and its comment.
+      sim.seedTickets(Math.round(records / 2), { conversationsPerTicket: 1 });
+      return { url: sim.url, credentials: { api_key: sim.apiKeys[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  intercom: {
+    adapter: intercomAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'app');
+      const sim = await startIntercomSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, per10s: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTickets(Math.round(records / 2), { partsPerTicket: 1 });
+      return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
   hubspot: {

@@ -8,13 +8,8 @@
  * bodies are JSON schemas with `format: binary` items): they are validated as the JSON object their
  * bracketed field names spell, files replaced by their names.
  */
-import {
-  createViolationLog,
-  loadOpenApiValidator,
-  type KnownDeviation,
-  type OpenApiValidator,
-  type SpecViolation,
-} from '../../support/openapi-validator';
+import type { KnownDeviation, SpecViolation } from '../../support/openapi-validator';
+import { loadOpenApiCheck, type OpenApiCheck } from '../shared/openapi-check';
 import { specPath } from '../../support/provider-specs';
 
 export type { SpecViolation, KnownDeviation };
@@ -82,59 +77,9 @@ export const FRONT_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
   },
 ];
 
-export interface SpecCheck {
-  readonly available: boolean;
-  readonly file?: string;
-  readonly violations: SpecViolation[];
-  readonly deviations: { violation: SpecViolation; reason: string }[];
-  /** Requests to paths the description does not have. */
-  readonly undocumented: { method: string; path: string }[];
-  checkRequest(req: { method: string; path: string; query: URLSearchParams; headers: Record<string, string | string[] | undefined>; body: unknown }): void;
-  checkResponse(req: { method: string; path: string }, status: number, body: unknown): void;
-  clear(): void;
-}
+export type SpecCheck = OpenApiCheck;
 
 export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | null; deviations?: readonly KnownDeviation[] } = {}): Promise<SpecCheck> {
   const file = opts.file === null ? undefined : (opts.file ?? specPath('front', FRONT_SPEC_FILE));
-  const enabled = opts.enabled !== false && Boolean(file);
-  const validator: OpenApiValidator | undefined = enabled ? await loadOpenApiValidator(file!) : undefined;
-  const known = opts.deviations ?? FRONT_KNOWN_DEVIATIONS;
-  const { violations, deviations, record, clear: clearLog } = createViolationLog(known);
-  const undocumented: { method: string; path: string }[] = [];
-
-  return {
-    available: Boolean(validator),
-    file: validator ? file : undefined,
-    violations,
-    deviations,
-    undocumented,
-    checkRequest(req) {
-      if (!validator) return;
-      const query: Record<string, string | string[]> = {};
-      for (const key of new Set(req.query.keys())) {
-        const all = req.query.getAll(key);
-        query[key] = all.length === 1 ? all[0]! : all;
-      }
-      const headers = { ...req.headers };
-      delete headers.authorization;
-      // Bodies arrive parsed (JSON, or multipart spelled as JSON); the description only knows JSON.
-      delete headers['content-type'];
-      const { violations: found } = validator.validateRequest({ method: req.method, path: req.path, query, headers, body: req.body });
-      if (found.some((v) => v.keyword === 'route')) {
-        undocumented.push({ method: req.method, path: req.path });
-        return;
-      }
-      record(found);
-    },
-    checkResponse(req, status, body) {
-      if (!validator) return;
-      const op = validator.matchOperation(req.method, req.path);
-      if (!op) return;
-      record(validator.validateResponse({ method: req.method, path: req.path, operation: op, status, body }));
-    },
-    clear() {
-      clearLog();
-      undocumented.length = 0;
-    },
-  };
+  return loadOpenApiCheck(file, opts.deviations ?? FRONT_KNOWN_DEVIATIONS, opts.enabled !== false);
 }

@@ -1,0 +1,183 @@
+/**
+ * Freshdesk syncers, in dependency order: groups (teams), agents (users), companies (accounts), contacts,
+ * tickets (with their tags), then conversations (comments) with their attachments.
+ *
+ * Tickets. `GET /tickets` lists only tickets created in the last 30 days unless `updated_since` is given,
+ * so every run gives it: the epoch for a full run, `since` for an incremental one, ordered by
+ * `updated_at` ascending. An update while a run pages moves a ticket further along that order, where the
+ * run still reaches it, so a complete run misses nothing and a full one can infer deletions. Freshdesk
+ * serves at most 300 pages of one listing: at the 300th the walk starts again from the last `updated_at`
+ * it saw (a few tickets are read twice). Trashed tickets are only listed with `filter=deleted`: each run
+ * then walks that listing from the same point and reports them deleted. Tickets deleted from the trash
+ * vanish: the deletion check (or a full run) finds them.
+ *
+ * Comments. Replies and notes are only listed per ticket (`GET /tickets/{id}/conversations`); a reply or
+ * note updates its ticket, so a run lists the conversations of the tickets the ticket walk yields.
+ *
+ * Agents, groups, companies and contacts are listed in full every run, which also detects deletions.
+ */
+import { AppError } from '../../core/errors';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
+import { getPage, isNotFound, listPages, type Query, type ResolvedOptions } from './api';
+import { unifyConversation } from './comment.mapper';
+import { unifyAgent, unifyCompany, unifyContact, unifyGroup, unifyTag } from './directory.mapper';
+import { unifyTicket } from './ticket.mapper';
+import type { FdAgent, FdCompany, FdContact, FdConversation, FdGroup, FdTicket } from './types';
+import { PROVIDER, toDate } from './util';
+
+const EPOCH = '1970-01-01T00:00:00Z';
+
+/** Seconds precision, as Freshdesk writes and reads `updated_since`. */
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+interface WalkPos {
+  /** `full` or `inc`: a position is only reused by a run of the same kind. */
+  m: 'full' | 'inc';
+  /** `live` tickets first, then the trash (`filter=deleted`). */
+  ph: 'live' | 'trash';
+  /** `updated_since` of the current listing, and of the trash listing to come. */
+  s: string;
+  t: string;
+  /** The next page. */
+  p: number;
+}
+
+function readPos(resume: string | undefined, mode: WalkPos['m']): WalkPos | undefined {
+  if (!resume) return undefined;
+  try {
+    const r = JSON.parse(resume) as Partial<WalkPos>;
+    if (r.m === mode && (r.ph === 'live' || r.ph === 'trash') && typeof r.s === 'string' && typeof r.t === 'string' && typeof r.p === 'number') return r as WalkPos;
+  } catch {
+    // an unreadable position starts the walk over
+  }
+  return undefined;
+}
+
+/**
+ * Walks the ticket listing from `since` (or the epoch) to its last page, then the trash when `trash`;
+ * one step per page, with the position after it.
+ */
+async function* walkTickets(
+  ctx: AdapterContext,
+  o: ResolvedOptions,
+  opts: SyncOptions,
+  walk: { trash: boolean; include?: string },
+): AsyncGenerator<{ tickets: FdTicket[]; resume: string | null }> {
+  const mode: WalkPos['m'] = opts.since ? 'inc' : 'full';
+  const start = opts.since ? iso(opts.since) : EPOCH;
+  let pos: WalkPos = readPos(opts.resume, mode) ?? { m: mode, ph: 'live', s: start, t: start, p: 1 };
+  for (;;) {
+    const query: Query = { updated_since: pos.s, order_by: 'updated_at', order_type: 'asc', include: walk.include, filter: pos.ph === 'trash' ? 'deleted' : undefined };
+    const page = await getPage<FdTicket>(ctx, '/api/v2/tickets', o, pos.p, query);
+    let next: WalkPos | null;
+    if (page.more && pos.p < o.maxTicketPages) next = { ...pos, p: pos.p + 1 };
+    else if (page.more) {
+      // Freshdesk serves 300 pages of a listing: go on from the last change seen.
+      const last = page.items[page.items.length - 1]?.updated_at;
+      const restart = last ? toDate(last) : null;
+      if (!restart || iso(restart) === pos.s) {
+        throw new AppError('provider_error', `more than ${o.maxTicketPages} pages of Freshdesk tickets share updated_at ${pos.s}; the listing cannot go further`, { provider: PROVIDER });
+      }
+      next = { ...pos, s: iso(restart), p: 1 };
+    } else if (pos.ph === 'live' && walk.trash) next = { ...pos, ph: 'trash', s: pos.t, p: 1 };
+    else next = null;
+    yield { tickets: page.items.map((t) => (pos.ph === 'trash' ? { ...t, deleted: true } : t)), resume: next ? JSON.stringify(next) : null };
+    if (!next) return;
+    pos = next;
+  }
+}
+
+/** A listing read in full every run; the resume position is the next page. */
+function listSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (ctx: AdapterContext, item: T) => UnifiedRecord, query: Query = {}): ObjectSyncer {
+  return {
+    key,
+    objectTypes: [key],
+    incremental: false,
+    reportsDeletions: false,
+    async *run(ctx, opts): AsyncIterable<SyncBatch> {
+      const from = Number(opts.resume);
+      for await (const page of listPages<T>(ctx, path, o, { query, page: Number.isInteger(from) && from > 1 ? from : 1 })) {
+        yield { records: page.items.map((x) => unify(ctx, x)), resume: page.more ? String(page.page + 1) : null };
+      }
+    },
+  };
+}
+
+function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
+  return {
+    key: 'ticketing.ticket',
+    // Tags have no listing of their own: they come with the tickets that carry them.
+    objectTypes: ['ticketing.ticket', 'ticketing.tag'],
+    incremental: true,
+    // The trash is reported; tickets deleted for good are inferred from full runs and the deletion check.
+    reportsDeletions: false,
+    async *run(ctx, opts) {
+      for await (const step of walkTickets(ctx, o, opts, { trash: true, include: 'description' })) {
+        const tags = new Map<string, UnifiedRecord>();
+        for (const t of step.tickets) {
+          if (t.deleted) continue;
+          for (const name of t.tags ?? []) if (typeof name === 'string' && name !== '') tags.set(name, unifyTag(name, toDate(t.updated_at)));
+        }
+        yield { records: [...step.tickets.map((t) => unifyTicket(t, ctx.ids)), ...tags.values()], resume: step.resume };
+      }
+    },
+    deletionCheck: ticketIds(o),
+  };
+}
+
+/** Every ticket id outside the trash: a trashed ticket is deleted for Omniport too (the runs report it as well). */
+function ticketIds(o: ResolvedOptions): DeletionCheck {
+  return {
+    objectTypes: ['ticketing.ticket'],
+    async *listIds(ctx, opts) {
+      for await (const step of walkTickets(ctx, o, { resume: opts.resume }, { trash: false })) {
+        yield { remoteIds: step.tickets.map((t) => String(t.id)), resume: step.resume };
+      }
+    },
+  };
+}
+
+/** The conversations of one ticket, every page; none when the ticket is gone meanwhile. */
+async function conversationsOf(ctx: AdapterContext, o: ResolvedOptions, ticketId: number): Promise<FdConversation[]> {
+  const out: FdConversation[] = [];
+  try {
+    for await (const page of listPages<FdConversation>(ctx, `/api/v2/tickets/${ticketId}/conversations`, o)) out.push(...page.items);
+  } catch (err) {
+    if (isNotFound(err)) return [];
+    throw err;
+  }
+  return out;
+}
+
+function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
+  return {
+    key: 'ticketing.comment',
+    objectTypes: ['ticketing.comment', 'ticketing.attachment'],
+    incremental: true,
+    reportsDeletions: false,
+    async *run(ctx, opts) {
+      for await (const step of walkTickets(ctx, o, opts, { trash: false })) {
+        // The HTTP client caps the calls in flight per connection.
+        const lists = await Promise.all(step.tickets.map((t) => conversationsOf(ctx, o, t.id)));
+        const records = lists.flatMap((list, i) =>
+          list.flatMap((c) => {
+            const u = unifyConversation(c, ctx.ids, step.tickets[i]!.id);
+            return [u.comment, ...u.attachments];
+          }),
+        );
+        yield { records, resume: step.resume };
+      }
+    },
+  };
+}
+
+export function freshdeskSyncers(o: ResolvedOptions): ObjectSyncer[] {
+  return [
+    listSyncer<FdGroup>(o, 'ticketing.team', '/api/v2/groups', (_ctx, g) => unifyGroup(g)),
+    listSyncer<FdAgent>(o, 'ticketing.user', '/api/v2/agents', (ctx, a) => unifyAgent(a, ctx.ids)),
+    listSyncer<FdCompany>(o, 'ticketing.account', '/api/v2/companies', (_ctx, c) => unifyCompany(c)),
+    listSyncer<FdContact>(o, 'ticketing.contact', '/api/v2/contacts', (ctx, c) => unifyContact(c, ctx.ids)),
+    ticketsSyncer(o),
+    commentsSyncer(o),
+  ];
+}

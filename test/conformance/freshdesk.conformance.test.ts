@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { freshdeskDriver } from './drivers/freshdesk';
+
+runTicketingConformance(freshdeskDriver);

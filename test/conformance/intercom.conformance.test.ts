@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { intercomDriver } from './drivers/intercom';
+
+runTicketingConformance(intercomDriver);
