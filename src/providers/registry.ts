@@ -1,5 +1,6 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { closeAdapter } from './close';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
@@ -36,5 +37,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, hubspotAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
 }
