@@ -17,8 +17,9 @@ export const closeManifest: ProviderManifest = {
   oauth: {
     authorizeUrl: 'https://app.close.com/oauth2/authorize/',
     tokenUrl: 'https://api.close.com/oauth2/token/',
-    // `all.full_access` is Close's one scope; `offline_access` asks for a refresh token.
-    scopes: ['all.full_access', 'offline_access'],
+    // Close grants every OAuth app `all.full_access offline_access` (a refresh token included) and its
+    // authorization request documents no `scope` parameter: none is sent.
+    scopes: [],
     // Close's OAuth documentation describes the plain authorization-code flow, without PKCE.
     pkce: false,
   },
