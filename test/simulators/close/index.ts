@@ -91,6 +91,8 @@ export interface CloseSimulator {
   update(kind: Kind, id: string, patch: Record<string, unknown>): Obj;
   remove(kind: Kind, id: string): void;
   addCustomField(entity: FieldEntity, def: { name: string; type: string; choices?: string[]; accepts_multiple_values?: boolean }): Obj;
+  /** Accepts an OAuth access token (one Close's authorization server issued). */
+  addAccessToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -498,6 +500,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
       customFields[entity].push(f);
       return f;
     },
+    addAccessToken: (token) => void oauthTokens.add(token),
     close: () => server.close(),
   };
 }
