@@ -6,8 +6,8 @@
  * Full runs walk each list by offset (`offsetPages`); the core then marks what a complete full run did not
  * see as deleted. Incremental runs read Close's event log instead (`object_type` with each `action`,
  * `date_updated__gt` the core's `since`): lead and contact lists have no change filter, and the log is the
- * one place that reports deletions. Created and updated objects are read again by id (the current state,
- * whatever the events carry); deleted ones are reported deleted with their last state from the event.
+ * one place that reports deletions. Created and updated objects come from the event's `data` (read by id
+ * when the event no longer carries it); deleted ones are reported deleted with their last state.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
 import { API, decodeOffset, encodeOffset, eventPage, isNotFound, offsetPages, type ResolvedOptions } from './api';
@@ -26,7 +26,11 @@ interface StreamSpec<T extends { id: string }> {
   unify: (item: T, ctx: AdapterContext) => UnifiedRecord;
 }
 
-const ACTIONS = ['created', 'updated', 'deleted'] as const;
+/**
+ * Updates first: the log is read newest first and each object once per run, so an object's newest state
+ * is the one kept (a creation read first would keep the state it was created with). Deletions last.
+ */
+const ACTIONS = ['updated', 'created', 'deleted'] as const;
 
 /** A position: the phase (a list, or an event type × action) and the offset or cursor inside it. */
 interface Position {
@@ -46,8 +50,13 @@ function decode(s: string | undefined): Position {
 }
 
 function streamSyncer<T extends { id: string }>(o: ResolvedOptions, spec: StreamSpec<T>): ObjectSyncer {
-  /** The object as it is now, or its last known state reported deleted. */
+  /**
+   * The object after the event: the event's `data` (its state after the change, updated in place when
+   * changes follow each other closely), else — Close drops `data` from events older than an hour for
+   * non-admins — the object read by id, or its last known state reported deleted when it is gone.
+   */
   async function current(ctx: AdapterContext, path: string, e: CloseEvent): Promise<UnifiedRecord | null> {
+    if (e.data && typeof e.data === 'object' && Object.keys(e.data).length > 1) return spec.unify({ ...e.data, id: e.object_id! } as unknown as T, ctx);
     try {
       const res = await ctx.http.get<T>(path);
       if (res.data && typeof res.data.id === 'string') return spec.unify(res.data, ctx);

@@ -89,4 +89,19 @@ describe('close sync', () => {
     for (const c of gone) expect(rows.get(c.id)?.remote_was_deleted).toBe(true);
     expect(rows.get(contacts[3]!.id)?.remote_was_deleted).toBe(false);
   });
+
+  it('reads objects by id when the events no longer carry their data, and reports those gone as deleted', async () => {
+    sim.eventsWithoutData = true;
+    const kept = contacts[5]!;
+    const removed = contacts[6]!;
+    sim.update('contact', kept.id, { name: 'Fetched Again' });
+    sim.remove('contact', removed.id);
+    const before = sim.requests.length;
+    await syncAndWait(server, token);
+    sim.eventsWithoutData = false;
+    expect(sim.requests.slice(before).some((r) => r.path === `/api/v1/contact/${kept.id}/`)).toBe(true);
+    const rows = new Map((await stored('crm.contact')).map((r) => [r.remote_id, r]));
+    expect(rows.get(kept.id)?.data.first_name).toBe('Fetched');
+    expect(rows.get(removed.id)?.remote_was_deleted).toBe(true);
+  });
 });

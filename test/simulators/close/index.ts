@@ -83,6 +83,8 @@ export interface CloseSimulator {
   readonly specAvailable: boolean;
   readonly specViolations: SpecViolation[];
   readonly specUndocumented: { method: string; path: string }[];
+  /** Answer events without `data` and `previous_data`, as Close does to non-admin keys once an event is an hour old. */
+  eventsWithoutData: boolean;
   get(kind: Kind, id: string): Obj | undefined;
   all(kind: Kind): Obj[];
   /** Creates an object as Close would (events included), bypassing HTTP. */
@@ -394,7 +396,14 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     const data = matching.slice(start, start + limit);
     const more = start + limit < matching.length;
     return {
-      data: data.map(({ at: _at, ...e }) => ({ ...e, organization_id: ORG, user_id: users[0]!.id, request_id: null, meta: {} })),
+      data: data.map(({ at: _at, ...e }) => ({
+        ...e,
+        ...(sim.eventsWithoutData ? { data: undefined, previous_data: undefined } : {}),
+        organization_id: ORG,
+        user_id: users[0]!.id,
+        request_id: null,
+        meta: {},
+      })),
       cursor_next: more ? Buffer.from(data[data.length - 1]!.id).toString('base64url') : null,
       cursor_previous: null,
     };
@@ -476,7 +485,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     internalError: (err) => ({ status: 500, body: { error: err instanceof SimHttpError ? 'error' : 'Internal error' } }),
   });
 
-  return {
+  const sim: CloseSimulator = {
     url: server.url,
     clock,
     faults,
@@ -487,6 +496,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     specAvailable: spec.available,
     specViolations: spec.violations,
     specUndocumented: spec.undocumented,
+    eventsWithoutData: false,
     get: (kind, id) => {
       const o = store[kind].get(id);
       return o && view(kind, o);
@@ -503,4 +513,5 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     addAccessToken: (token) => void oauthTokens.add(token),
     close: () => server.close(),
   };
+  return sim;
 }
