@@ -62,8 +62,7 @@ describe('Close', () => {
     const conns = await server.call('GET', '/connections');
     expect(conns.body.data).toMatchObject([{ provider: 'close', base_url: close.url, status: 'valid' }]);
     // The access token is sent as a bearer token; the first sync reads Close with it.
-    const token = conns.body.data[0].connection_token as string | undefined;
-    if (token) await waitForSync(server, token, startedAt);
+    await waitForSync(server, conns.body.data[0].connection_token as string, startedAt);
     const calls = close.requests.filter((r) => r.path === '/api/v1/me/');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
