@@ -1,5 +1,6 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { closeAdapter } from './close';
 import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
@@ -38,5 +39,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
 }

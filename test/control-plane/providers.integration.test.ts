@@ -19,6 +19,10 @@ it('lists the registered providers with their credential fields, capabilities an
   });
   expect(zendesk.capabilities['ticketing.ticket']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
   expect(zendesk.limitations.length).toBeGreaterThan(0);
+  const close = res.body.data.find((p: { name: string }) => p.name === 'close');
+  expect(close).toMatchObject({ vertical: 'crm', credential_fields: ['api_key'], oauth: true, default_base_url: 'https://api.close.com' });
+  expect(close.capabilities['crm.deal']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
+  expect(close.limitations.join(' ')).toContain('whole cents');
   expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
 });
 

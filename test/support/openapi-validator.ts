@@ -204,6 +204,34 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const URIish = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/;
 
+/**
+ * Operation ids repeated across paths (Close's description names most operations `list`, `get`, `create`)
+ * would make operations share compiled schemas: repeated ids get their path appended (`list /user/`).
+ */
+function uniqueOperationIds(doc: Record<string, unknown>): void {
+  const ops: { op: Record<string, unknown>; method: string; path: string }[] = [];
+  for (const [p, item] of Object.entries((doc.paths as Record<string, Record<string, unknown>> | undefined) ?? {})) {
+    for (const [method, op] of Object.entries(item ?? {})) {
+      if (op && typeof op === 'object' && typeof (op as Record<string, unknown>).operationId === 'string') ops.push({ op: op as Record<string, unknown>, method, path: p });
+    }
+  }
+  const count = new Map<string, number>();
+  for (const { op } of ops) count.set(op.operationId as string, (count.get(op.operationId as string) ?? 0) + 1);
+  for (const { op, path: p } of ops) if ((count.get(op.operationId as string) ?? 0) > 1) op.operationId = `${String(op.operationId)} ${p}`;
+}
+
+/**
+ * Request paths are matched without their trailing slash (openapi-backend drops it too): document paths
+ * written with one (Close: `/lead/{id}/`) lose it, unless the document also has the path without it.
+ */
+function withoutTrailingSlashes(doc: Record<string, unknown>): void {
+  const paths = doc.paths as Record<string, unknown> | undefined;
+  if (!paths) return;
+  doc.paths = Object.fromEntries(
+    Object.entries(paths).map(([p, item]) => [p.length > 1 && p.endsWith('/') && !(p.slice(0, -1) in paths) ? p.slice(0, -1) : p, item]),
+  );
+}
+
 async function build(file: string, options: ValidatorOptions): Promise<OpenApiValidator> {
   const text = await readFile(file, 'utf8');
   const doc = (/\.ya?ml$/i.test(file) ? YAML.parse(text, { maxAliasCount: -1 }) : JSON.parse(text)) as Record<string, unknown>;
@@ -212,6 +240,8 @@ async function build(file: string, options: ValidatorOptions): Promise<OpenApiVa
   }
   const relax = options.relaxNullable ?? 'none';
   if (relax !== 'none') relaxNullability(doc, relax);
+  uniqueOperationIds(doc);
+  withoutTrailingSlashes(doc);
   const reportUndocumentedStatus = options.reportUndocumentedStatus ?? true;
 
   const api = new OpenAPIBackend({

@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { closeDriver } from './drivers/close';
+
+runCrmConformance(closeDriver);
