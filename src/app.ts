@@ -125,6 +125,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     sandbox,
     async close() {
       stopHousekeeping();
+      services.providerWebhooks.stop();
       await server.close();
       await webhooks.stop();
       await jobs.stop();

@@ -33,14 +33,26 @@ export class ProviderWebhookService {
   enqueue: ((connectionId: string, streams: string[]) => Promise<void>) | undefined;
   /** Sends for one connection and stream in flight, and whether another is wanted after it. */
   private readonly sending = new Map<string, { again: boolean }>();
+  /** Sends waiting for a burst to end, by connection and stream. */
+  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
 
   constructor(
     private readonly repo: ProviderWebhooksRepo,
     private readonly controlPlane: ControlPlaneRepo,
     private readonly contexts: ProviderContexts,
     private readonly box: SecretBox,
-    private readonly opts: { publicUrl?: string; allowPrivateUrls: boolean; now?: () => number },
-  ) {}
+    private readonly opts: { publicUrl?: string; allowPrivateUrls: boolean; now?: () => number; debounceMs?: number; maxWaitMs?: number },
+  ) {
+    this.debounceMs = opts.debounceMs ?? 300;
+    this.maxWaitMs = opts.maxWaitMs ?? 3_000;
+  }
+
+  /** For a server that learns its address only once listening (tests and benchmarks on port 0). */
+  usePublicUrl(url: string): void {
+    this.opts.publicUrl = url;
+  }
 
   private now(): number {
     return this.opts.now?.() ?? Date.now();
@@ -143,11 +155,28 @@ export class ProviderWebhookService {
   }
 
   /**
-   * Queues a stream's sync, at most one send at a time per connection and stream in this process: a
-   * request arriving during a send asks for one more send after it (so the last change is always followed
-   * by a queued run), and a burst of hundreds costs a few queue writes.
+   * Queues a stream's sync once a burst is over: each request moves the send `debounceMs` later, but never
+   * more than `maxWaitMs` after the first request of the burst (a steady trickle still syncs). The sync queue
+   * keeps one waiting job per connection and stream on top, across processes. A process that stops in the
+   * window loses the send, not the change: the scheduled sync reads it.
    */
-  private async queue(connectionId: string, stream: string): Promise<void> {
+  private queue(connectionId: string, stream: string): void {
+    const key = `${connectionId}:${stream}`;
+    const now = Date.now();
+    const pending = this.pending.get(key);
+    if (pending) {
+      if (now - pending.first < this.maxWaitMs) pending.timer.refresh();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.pending.delete(key);
+      void this.send(connectionId, stream);
+    }, this.debounceMs);
+    this.pending.set(key, { first: now, timer });
+  }
+
+  /** At most one send at a time per connection and stream; one asked for meanwhile follows it. */
+  private async send(connectionId: string, stream: string): Promise<void> {
     const key = `${connectionId}:${stream}`;
     const inFlight = this.sending.get(key);
     if (inFlight) {
@@ -166,6 +195,12 @@ export class ProviderWebhookService {
     } finally {
       this.sending.delete(key);
     }
+  }
+
+  /** Drops the sends still waiting for their burst to end (the process is stopping). */
+  stop(): void {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
   }
 
   /** Provider webhooks that expire (Jira's after 30 days) are renewed a week before. */

@@ -55,6 +55,7 @@ import {
 } from './state';
 
 export { ZendeskState, RecordInvalid, RecordNotFound } from './state';
+export { signedHeaders, ZendeskWebhooks, type SimZendeskWebhook } from './webhooks';
 export type {
   TicketRecord,
   CommentRecord,
