@@ -17,6 +17,8 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
     {
       config: { public: true },
       schema: {
+        // Called by providers, never by API clients: left out of the OpenAPI document and the SDK (docs/webhooks-in.md).
+        hide: true,
         tags: ['webhooks'],
         summary: 'Receive a provider’s webhook (called by the provider, authenticated by its signature)',
         description:
