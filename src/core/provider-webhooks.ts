@@ -16,6 +16,7 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 import type { IncomingWebhook } from '../providers/types';
+import type { UnifiedRepo } from '../store/unified.repo';
 
 export interface ProviderWebhookLogger {
   info(obj: object, msg: string): void;
@@ -40,13 +41,15 @@ export class ProviderWebhookService {
 
   constructor(
     private readonly repo: ProviderWebhooksRepo,
+    private readonly unified: UnifiedRepo,
     private readonly controlPlane: ControlPlaneRepo,
     private readonly contexts: ProviderContexts,
     private readonly box: SecretBox,
     private readonly opts: { publicUrl?: string; allowPrivateUrls: boolean; now?: () => number; debounceMs?: number; maxWaitMs?: number },
   ) {
-    this.debounceMs = opts.debounceMs ?? 300;
-    this.maxWaitMs = opts.maxWaitMs ?? 3_000;
+    this.debounceMs = opts.debounceMs ?? 500;
+    // A steady stream of changes syncs every 10 s: a burst of hundreds costs one run per 10 s it lasts.
+    this.maxWaitMs = opts.maxWaitMs ?? 10_000;
   }
 
   /** For a server that learns its address only once listening (tests and benchmarks on port 0). */
@@ -150,13 +153,16 @@ export class ProviderWebhookService {
     if (!(await this.repo.accept(row.id, notice.deliveryId))) throw refused('replayed delivery id');
     const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
     const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
-    if (connection.status === 'valid') for (const stream of streams) void this.queue(connection.id, stream);
+    const deleted = new Map<string, string[]>();
+    for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
+    for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
+    if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
     return { kind: 'accepted', streams };
   }
 
   /**
-   * Queues a stream's sync once a burst is over: each request moves the send `debounceMs` later, but never
-   * more than `maxWaitMs` after the first request of the burst (a steady trickle still syncs). The sync queue
+   * Queues a stream's sync once a burst is over: each request moves the send `debounceMs` (500 ms) later, but never
+   * more than `maxWaitMs` (10 s) after the first request of the burst (a steady trickle still syncs). The sync queue
    * keeps one waiting job per connection and stream on top, across processes. A process that stops in the
    * window loses the send, not the change: the scheduled sync reads it.
    */

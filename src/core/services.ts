@@ -114,7 +114,7 @@ export function createServices(deps: {
   });
   // Access tokens are renewed before expiry and on a 401, for every caller of the provider contexts.
   contexts.refresher = oauth;
-  const providerWebhooks = new ProviderWebhookService(new ProviderWebhooksRepo(deps.database.db), controlPlane, contexts, deps.box, {
+  const providerWebhooks = new ProviderWebhookService(new ProviderWebhooksRepo(deps.database.db), unified, controlPlane, contexts, deps.box, {
     publicUrl: deps.config.publicUrl,
     allowPrivateUrls: deps.config.allowPrivateUrls,
   });

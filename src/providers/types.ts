@@ -182,6 +182,11 @@ export interface WebhookNotice {
   deliveryId: string;
   /** Sync streams with changes (their incremental sync runs, coalesced per connection and stream). */
   streams: string[];
+  /**
+   * Objects the request says were deleted, for providers whose lists do not show deletions: marked
+   * `remote_was_deleted` at once (with their `.deleted` events) instead of at the next deletion check.
+   */
+  deleted?: { objectType: string; remoteId: string }[];
 }
 
 /**

@@ -32,10 +32,14 @@ export interface WebhookCase<Sim> {
   change(sim: Sim): { remoteId: string; eventType: string; marker: string };
   /** Deletes an object already synced; answers its remote id and the record event type. */
   remove(sim: Sim): { remoteId: string; eventType: string };
-  /** A request body for a change of `remoteId` with delivery id `deliveryId`, as the provider words it. */
+  /** A synced object's remote id, for requests the test makes up. */
+  sampleRemoteId: string;
+  /** A request body for a change of `remoteId` with delivery id `deliveryId` (where the body carries it). */
   body(remoteId: string, deliveryId: string): string;
-  /** The provider's headers for `body` signed with `secret` at `at`. */
-  sign(secret: string, body: string, at: Date): Record<string, string>;
+  /** The provider's headers for `body` signed with `secret` at `at` (delivery id where headers carry it). */
+  sign(secret: string, body: string, at: Date, deliveryId: string): Record<string, string>;
+  /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
+  signsTime: boolean;
   /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
   providerCalls(sim: Sim): number;
 }
@@ -96,8 +100,9 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       events: Number((await server.sql('select count(*)::int as n from events where connection_id = $1', [connectionId]))[0]!.n),
       lastReceived: (await server.sql('select last_received_at from provider_webhooks where connection_id = $1', [connectionId]))[0]?.last_received_at,
     });
-    const objectOf = async (remoteId: string) =>
-      (await server.sql(`select data, remote_was_deleted from unified_objects where connection_id = $1 and remote_id = $2 and object_type like '%.ticket' or (connection_id = $1 and remote_id = $2)`, [connectionId, remoteId]))[0] as
+    /** The stored object an event type is about (`ticketing.ticket.updated` → a ticketing.ticket). */
+    const objectOf = async (eventType: string, remoteId: string) =>
+      (await server.sql('select data, remote_was_deleted from unified_objects where connection_id = $1 and object_type = $2 and remote_id = $3', [connectionId, eventType.replace(/\.[a-z]+$/, ''), remoteId]))[0] as
         | { data: Record<string, unknown>; remote_was_deleted: boolean }
         | undefined;
     const idle = () => waitForSync(server, token, 0);
@@ -127,14 +132,14 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       expect(stored[0]!.mode).toBe('registered');
       expect(stored[0]!.secret_encrypted).not.toContain(hooks[0]!.secret);
       const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': token } });
-      expect(status.body.data.real_time).toEqual({ active: true, mode: 'registered', last_received_at: null });
+      expect(status.body.data.real_time).toMatchObject({ active: true, mode: 'registered' });
     });
 
     it('a change in the provider reaches the unified object and the customer’s receiver', async () => {
       const { remoteId, eventType, marker } = c.change(sim);
       const event = await until('the record event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
       expect(event.data.id_connection).toBe(connectionId);
-      expect(JSON.stringify((await objectOf(remoteId))!.data)).toContain(marker);
+      expect(JSON.stringify((await objectOf(eventType, remoteId))!.data)).toContain(marker);
       expect(c.sent(sim).length).toBeGreaterThan(0);
       expect(c.sent(sim).every((r) => r.status === 202)).toBe(true);
       const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': token } });
@@ -144,7 +149,7 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
     it('a deletion in the provider marks the object remote_was_deleted and sends a deleted event', async () => {
       const { remoteId, eventType } = c.remove(sim);
       await until('the deleted event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(remoteId)));
-      expect((await objectOf(remoteId))!.remote_was_deleted).toBe(true);
+      expect((await objectOf(eventType, remoteId))!.remote_was_deleted).toBe(true);
     });
 
     it('refuses forged, replayed and expired requests with 401, changing nothing', async () => {
@@ -154,15 +159,19 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       // Replayed: the very request the provider sent, again.
       expect(await post(last.url, last.body, last.headers)).toBe(401);
       // Forged: signed with another secret.
-      const fresh = c.body('1', `forged-${Date.now()}`);
-      expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date()))).toBe(401);
+      const id = `forged-${Date.now()}`;
+      const fresh = c.body(c.sampleRemoteId, id);
+      expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date(), id))).toBe(401);
       // A body changed after signing.
       const secret = c.registered(sim)[0]!.secret;
-      const signed = c.sign(secret, fresh, new Date());
-      expect(await post(last.url, fresh.replace('forged', 'tampered'), signed)).toBe(401);
-      // Expired: signed correctly, ten minutes ago.
-      const old = c.body('1', `old-${Date.now()}`);
-      expect(await post(last.url, old, c.sign(secret, old, new Date(Date.now() - 10 * 60_000)))).toBe(401);
+      const signed = c.sign(secret, fresh, new Date(), id);
+      expect(await post(last.url, `${fresh} `, signed)).toBe(401);
+      if (c.signsTime) {
+        // Expired: signed correctly, ten minutes ago.
+        const oldId = `old-${Date.now()}`;
+        const old = c.body(c.sampleRemoteId, oldId);
+        expect(await post(last.url, old, c.sign(secret, old, new Date(Date.now() - 10 * 60_000), oldId))).toBe(401);
+      }
       // Unknown address.
       expect(await post(last.url.replace(/[A-Za-z0-9]{20,64}$/, 'x'.repeat(33)), fresh, signed)).toBe(401);
       expect(await state()).toEqual(before);
@@ -172,16 +181,21 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       await idle();
       const url = c.registered(sim)[0]!.url;
       const secret = c.registered(sim)[0]!.secret;
+      const sentBefore = c.sent(sim).length;
       const { remoteId, eventType, marker } = c.change(sim);
-      await until('the change’s own webhook', () => c.sent(sim).some((r) => r.body.includes(remoteId) && r.status === 202));
+      await until('the change’s own webhook', () => c.sent(sim).length > sentBefore && c.sent(sim).at(-1)!.status === 202);
+      const oneChange = c.providerCalls(sim);
       await until('the change synced', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
       await idle();
       const callsBefore = c.providerCalls(sim);
+      // What one change cost: one incremental run of the stream (GitHub: the repositories, then each one's issues).
+      const perRun = callsBefore - oneChange;
       const statuses: number[] = [];
       for (let i = 0; i < 500; i += 50) {
         const batch = Array.from({ length: 50 }, (_, j) => {
-          const body = c.body(remoteId, `burst-${Date.now()}-${i + j}`);
-          return post(url, body, c.sign(secret, body, new Date()));
+          const id = `burst-${Date.now()}-${i + j}`;
+          const body = c.body(remoteId, id);
+          return post(url, body, c.sign(secret, body, new Date(), id));
         });
         statuses.push(...(await Promise.all(batch)));
       }
@@ -190,9 +204,10 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       await idle();
       const calls = c.providerCalls(sim) - callsBefore;
       expect(calls).toBeGreaterThan(0);
-      // Sends wait for the burst to end (at most 3 s each), one run per send: a slow machine makes a few more.
-      expect(calls).toBeLessThanOrEqual(12);
-    });
+      // One run per 10 s the burst lasts (a run queued while one runs waits for it): a few runs, however
+      // many requests; 20 s of requests on this shared machine make three.
+      expect(calls).toBeLessThanOrEqual(Math.max(5 * perRun, 10));
+    }, 240_000);
 
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);

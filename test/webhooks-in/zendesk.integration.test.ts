@@ -29,6 +29,8 @@ describeWebhooksIn<ZendeskSimulator>({
     sim.deleteTicketRemotely(id);
     return { remoteId: String(id), eventType: 'ticketing.ticket.deleted' };
   },
+  sampleRemoteId: '1',
+  signsTime: true,
   body: (remoteId, deliveryId) =>
     JSON.stringify({
       account_id: 1,
