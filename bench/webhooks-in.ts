@@ -47,7 +47,8 @@ async function emptyDatabase() {
 async function run(mode: 'real time' | 'polling', changes: number, spacingMs: number) {
   await emptyDatabase();
   const sim = await startZendeskSimulator({ validateSpec: false });
-  sim.seedTickets(200);
+  // Spread over the last 200 hours, as in an account: an incremental run reads the last minutes' changes only.
+  sim.seedTickets(200, { spacingMs: 3_600_000 });
   const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), {}, { work: true });
   // Real time needs an address the provider can reach: the server's own, known once it listens.
   if (mode === 'real time') bench.omniport.services.providerWebhooks.usePublicUrl(bench.url);
@@ -80,8 +81,9 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
     return arrival ? [(arrival.at - at) / 1000] : [];
   });
   const webhooks = sim.webhooks.sender.sent.length;
+  const exports = sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets')).length;
   console.log(
-    `${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${webhooks} provider webhooks; ` +
+    `${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${webhooks} provider webhooks, ${exports} ticket export calls; ` +
       `p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${percentile(latencies, 95).toFixed(2)} s, max ${Math.max(...latencies).toFixed(2)} s`,
   );
   await bench.omniport.close();
