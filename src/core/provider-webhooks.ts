@@ -48,8 +48,9 @@ export class ProviderWebhookService {
     private readonly opts: { publicUrl?: string; allowPrivateUrls: boolean; now?: () => number; debounceMs?: number; maxWaitMs?: number },
   ) {
     this.debounceMs = opts.debounceMs ?? 500;
-    // A steady stream of changes syncs every 10 s: a burst of hundreds costs one run per 10 s it lasts.
-    this.maxWaitMs = opts.maxWaitMs ?? 10_000;
+    // A burst of hundreds costs one run per 30 s it lasts (a busy account's steady stream of changes syncs
+    // every 30 s, still far sooner than the scheduled sync).
+    this.maxWaitMs = opts.maxWaitMs ?? 30_000;
   }
 
   /** For a server that learns its address only once listening (tests and benchmarks on port 0). */
@@ -162,7 +163,7 @@ export class ProviderWebhookService {
 
   /**
    * Queues a stream's sync once a burst is over: each request moves the send `debounceMs` (500 ms) later, but never
-   * more than `maxWaitMs` (10 s) after the first request of the burst (a steady trickle still syncs). The sync queue
+   * more than `maxWaitMs` (30 s) after the first request of the burst (a steady trickle still syncs). The sync queue
    * keeps one waiting job per connection and stream on top, across processes. A process that stops in the
    * window loses the send, not the change: the scheduled sync reads it.
    */
