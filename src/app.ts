@@ -100,8 +100,12 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   });
   // The first sync of a new connection runs in the background, never inside the request.
   services.connections.afterCreate.push(async (row) => void (await jobs.enqueueAll(row.id)));
+  // Real-time updates: the provider's webhook is created with the connection; its requests queue syncs.
+  services.connections.afterCreate.push(async (row) => void (await services.providerWebhooks.registerFor(row)));
+  services.providerWebhooks.enqueue = (connectionId, streams) => jobs.enqueue(connectionId, streams);
   const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
+  services.providerWebhooks.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));
   const webhooks = createDispatcher(config, services, box);
@@ -121,6 +125,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     sandbox,
     async close() {
       stopHousekeeping();
+      services.providerWebhooks.stop();
       await server.close();
       await webhooks.stop();
       await jobs.stop();

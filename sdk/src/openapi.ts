@@ -2273,6 +2273,14 @@ export interface components {
             sandbox: boolean;
             vertical: string;
         };
+        RealTimeStatus: {
+            /** @description The provider pushes this connection’s changes to Omniport (a webhook exists); the scheduled sync runs either way. */
+            active: boolean;
+            /** @description When the last verified webhook request arrived. */
+            last_received_at: string | null;
+            /** @description registered: Omniport created the provider’s webhook; manual: an admin pasted its address. Null when inactive. */
+            mode: string | null;
+        };
         RemoteField: {
             id: string;
             label: string;
@@ -11609,6 +11617,11 @@ export interface operations {
                      *       "statusCode": 200,
                      *       "data": {
                      *         "connection_status": "Example connection status",
+                     *         "real_time": {
+                     *           "active": true,
+                     *           "mode": "Example mode",
+                     *           "last_received_at": "2026-11-24T09:30:00.000Z"
+                     *         },
                      *         "streams": [
                      *           {
                      *             "stream": "Example stream",
@@ -11642,6 +11655,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             connection_status: string;
+                            real_time: components["schemas"]["RealTimeStatus"];
                             streams: components["schemas"]["SyncStreamStatus"][];
                         };
                         message: string;

@@ -57,6 +57,8 @@ export class ConnectionService {
    * the request).
    */
   readonly afterCreate: ((row: ConnectionRow) => Promise<void>)[] = [];
+  /** Called before a connection is deleted (its provider webhook is removed there). */
+  readonly beforeDelete: ((row: ConnectionRow) => Promise<void>)[] = [];
 
   async create(ctx: AccessContext, input: ConnectionInput): Promise<ConnectionView> {
     const { manifest, credentials, baseUrl } = this.checkInput(input);
@@ -218,7 +220,10 @@ export class ConnectionService {
   }
 
   async delete(ctx: AccessContext, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.repo.deleteConnection(ctx.projectId, id))) throw notFound('connection');
+    const row = isUuid(id) ? await this.repo.findConnection(ctx.projectId, id) : undefined;
+    if (!row) throw notFound('connection');
+    for (const hook of this.beforeDelete) await hook(row);
+    if (!(await this.repo.deleteConnection(ctx.projectId, id))) throw notFound('connection');
   }
 
   /** Deletes a linked user: each of its connections first, as `delete` does (one connection.deleted event each). */

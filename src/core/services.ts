@@ -34,6 +34,8 @@ import { WebhooksRepo } from '../store/webhooks.repo';
 import { IdempotencyRepo } from '../store/idempotency.repo';
 import { createDashboardServices, type DashboardServices } from '../dashboard/services';
 import { LookupCache } from '../store/lookup-cache';
+import { ProviderWebhookService } from './provider-webhooks';
+import { ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 
 /** Everything the HTTP layer, the CLI and the jobs call into. */
 export interface Services {
@@ -74,10 +76,12 @@ export interface Services {
   webhooksRepo: WebhooksRepo;
   /** The operator dashboard: provider call log and sessions. */
   dashboard: DashboardServices;
+  /** Provider webhooks in: registration, verification, and the syncs they queue. */
+  providerWebhooks: ProviderWebhookService;
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'paceProviderBudgets' | 'providerBudgetOverrides'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'publicUrl'>> & Partial<Pick<Config, 'paceProviderBudgets' | 'providerBudgetOverrides'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -110,6 +114,12 @@ export function createServices(deps: {
   });
   // Access tokens are renewed before expiry and on a 401, for every caller of the provider contexts.
   contexts.refresher = oauth;
+  const providerWebhooks = new ProviderWebhookService(new ProviderWebhooksRepo(deps.database.db), unified, controlPlane, contexts, deps.box, {
+    publicUrl: deps.config.publicUrl,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+  });
+  // The provider's webhook goes before the connection (its credentials are needed to delete it).
+  connections.beforeDelete.push((row) => providerWebhooks.unregisterFor(row));
   return {
     apiKeys,
     projects: new ProjectService(controlPlane, apiKeys),
@@ -139,5 +149,6 @@ export function createServices(deps: {
     webhooks: new WebhookService(webhooksRepo, deps.box, deps.config.allowPrivateUrls),
     webhooksRepo,
     dashboard,
+    providerWebhooks,
   };
 }

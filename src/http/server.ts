@@ -29,6 +29,7 @@ import { registerIdempotency } from './idempotency';
 import { registerAuditLog } from './audit';
 import { registerOperationIds } from './operation-ids';
 import { auditLogRoutes } from './routes/audit-log';
+import { providerWebhookRoutes } from './routes/provider-webhooks';
 import { webhookRoutes } from './routes/webhooks';
 import { eventRoutes } from './routes/events';
 import { apiKeySecurity, finishDocument, type OpenApiDocument } from './openapi';
@@ -193,6 +194,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(passthroughRoutes, deps);
   await app.register(auditLogRoutes, deps);
   await app.register(webhookRoutes, deps);
+  await app.register(providerWebhookRoutes, deps);
   await app.register(eventRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
   await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });

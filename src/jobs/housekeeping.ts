@@ -16,6 +16,8 @@ export function startHousekeeping(services: Services, logger: JobLogger | undefi
       ['audit entries', () => services.audit.purgeExpired()],
       ['events', () => services.events.purgeExpired()],
       ['provider calls and dashboard sessions', () => services.dashboard.purgeExpired()],
+      ['provider webhook delivery ids', () => services.providerWebhooks.purgeReceipts()],
+      ['(renewing) expiring provider webhooks', () => services.providerWebhooks.renewExpiring()],
     ] as const) {
       await run().catch((err: unknown) => logger?.error({ err: loggableError(err) }, `purging expired ${what} failed; will try again`));
     }

@@ -165,6 +165,50 @@ export interface ProviderAdapter {
   ticketing?: TicketingOperations;
   crm?: CrmOperations;
   customFields?: CustomFieldSupport;
+  /** Real-time updates: how the provider's webhooks are created, verified and read (docs/webhooks-in.md). */
+  webhooks?: ProviderWebhooks;
+}
+
+/** One request to a provider webhook's public address, as received. */
+export interface IncomingWebhook {
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** The body exactly as sent: signatures cover these bytes. */
+  rawBody: Buffer;
+}
+
+/** What a verified request says: the provider's delivery id (replays are refused) and the streams it touches. */
+export interface WebhookNotice {
+  deliveryId: string;
+  /** Sync streams with changes (their incremental sync runs, coalesced per connection and stream). */
+  streams: string[];
+  /**
+   * Objects the request says were deleted, for providers whose lists do not show deletions: marked
+   * `remote_was_deleted` at once (with their `.deleted` events) instead of at the next deletion check.
+   */
+  deleted?: { objectType: string; remoteId: string }[];
+}
+
+/**
+ * A provider's webhooks as data and small functions; the core (src/core/provider-webhooks.ts) does the rest:
+ * the route, the replay window, deduplication, coalescing and the registration's lifecycle.
+ */
+export interface ProviderWebhooks {
+  /** How far the request's signed timestamp may be from now (the provider's replay window). */
+  replayWindowSeconds: number;
+  /**
+   * Checks the signature (constant time) with the webhook's secret. Answers the signed time (ms) when the
+   * scheme signs one, or `null` for a forged request.
+   */
+  verify(req: IncomingWebhook, secret: string): { signedAt: number | null } | null;
+  /** The delivery id and the streams of a verified request; `null` for a request that is not a change. */
+  parse(req: IncomingWebhook, body: unknown): WebhookNotice | null;
+  /** Creates the webhook at the provider; answers its ids and the signing secret. */
+  register(ctx: AdapterContext, url: string): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date }>;
+  /** Deletes what `register` created (a hook already gone is not an error). */
+  unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
+  /** For webhooks that expire: extends them, answering the new expiry. */
+  renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
 }
 
 /** A CRM object to write: its unified fields, with references translated to remote ids. */

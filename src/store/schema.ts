@@ -524,3 +524,42 @@ export const providerBudgets = pgTable('provider_budgets', {
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * A provider webhook that pushes a connection's changes to Omniport (issue 17): the public address
+ * `/webhooks/providers/{provider}/{route_key}`, the provider's id for it, and the secret that signs its
+ * requests (encrypted with the SecretBox). Deleted with its connection (the provider's hook first).
+ */
+export const providerWebhooks = pgTable(
+  'provider_webhooks',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: uuid('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id').notNull().references(() => connections.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** The opaque, unguessable part of the public address. */
+    routeKey: text('route_key').notNull(),
+    /** registered: Omniport created it at the provider; manual: an admin pastes the address and secret. */
+    mode: text('mode').notNull(),
+    /** The provider's ids of what was created (webhook, trigger …). */
+    remoteIds: jsonb('remote_ids').$type<Record<string, string>>().notNull().default({}),
+    secretEncrypted: text('secret_encrypted').notNull(),
+    /** When the provider drops it (Jira: 30 days): renewed before. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    lastReceivedAt: timestamp('last_received_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('provider_webhooks_route_uq').on(t.routeKey), uniqueIndex('provider_webhooks_connection_uq').on(t.connectionId)],
+);
+
+/** Delivery ids of provider webhooks already accepted: a second request with one is a replay. */
+export const providerWebhookReceipts = pgTable(
+  'provider_webhook_receipts',
+  {
+    webhookId: uuid('webhook_id').notNull().references(() => providerWebhooks.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id').notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.webhookId, t.deliveryId] }), index('provider_webhook_receipts_time_idx').on(t.receivedAt)],
+);

@@ -139,6 +139,24 @@ export class UnifiedRepo {
   }
 
   /**
+   * Objects a provider's webhook says were deleted: marked `remote_was_deleted`, with their `.deleted` record
+   * events (objects already marked, or never synced, change nothing).
+   */
+  async markRemoteDeleted(connectionId: string, objectType: string, remoteIds: string[]): Promise<number> {
+    if (!remoteIds.length) return 0;
+    const result = await this.db.execute(sql`
+      with changes as (
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        where connection_id = ${connectionId} and object_type = ${objectType} and not remote_was_deleted
+          and remote_id in (select jsonb_array_elements_text(${JSON.stringify(remoteIds)}::jsonb))
+        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+      ),
+      ${recordEvents('changes')}
+      select count(*)::int as n from changes`);
+    return Number(rowsOf(result)[0]!.n);
+  }
+
+  /**
    * Saves remote ids a deletion check listed, with its position after them (one transaction: a resumed check
    * neither loses nor needs to list them again).
    */

@@ -40,6 +40,14 @@ const streamStatus = z
   })
   .meta({ id: 'SyncStreamStatus' });
 
+const realTimeStatus = z
+  .object({
+    active: z.boolean().describe('The provider pushes this connection’s changes to Omniport (a webhook exists); the scheduled sync runs either way.'),
+    mode: z.string().nullable().describe('registered: Omniport created the provider’s webhook; manual: an admin pasted its address. Null when inactive.'),
+    last_received_at: z.string().nullable().describe('When the last verified webhook request arrived.'),
+  })
+  .meta({ id: 'RealTimeStatus' });
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRunner }> = async (app, { services, jobs }) => {
@@ -88,7 +96,7 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
         tags: ['sync'],
         summary: 'Sync progress of the connection, per stream',
         headers: connectionTokenHeaders,
-        response: { 200: envelope(z.object({ connection_status: z.string(), streams: z.array(streamStatus) })), ...errorResponses },
+        response: { 200: envelope(z.object({ connection_status: z.string(), real_time: realTimeStatus, streams: z.array(streamStatus) })), ...errorResponses },
       },
     },
     async (request) => {
@@ -125,7 +133,9 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
           deletion_check: deletionCheck(stream),
         };
       });
-      return { message: 'Sync status', statusCode: 200, data: { connection_status: connection.status, streams } };
+      const realTime = await services.providerWebhooks.statusOf(connection.id);
+      const real_time = { active: realTime.active, mode: realTime.mode, last_received_at: iso(realTime.lastReceivedAt) };
+      return { message: 'Sync status', statusCode: 200, data: { connection_status: connection.status, real_time, streams } };
     },
   );
 

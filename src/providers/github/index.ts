@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { AdapterContext, ProviderAdapter } from '../types';
 import { resolveOptions, type GithubAdapterOptions } from './api';
+import { githubWebhooks } from './webhooks';
 import { githubHttpProfile } from './http';
 import { githubManifest } from './manifest';
 import { githubSyncers } from './sync';
@@ -31,6 +32,7 @@ export function createGithubAdapter(options: GithubAdapterOptions = {}): Provide
     },
     syncers: githubSyncers(o),
     ticketing: githubTicketOperations(o),
+    webhooks: githubWebhooks(o),
   };
 }
 

@@ -11,6 +11,7 @@ import { zendeskHttpProfile } from './http';
 import { zendeskManifest } from './manifest';
 import { zendeskSyncers } from './sync';
 import { zendeskTicketOperations } from './tickets';
+import { zendeskWebhooks } from './webhooks';
 import type { ZdUser } from './types';
 
 export { zendeskManifest } from './manifest';
@@ -45,6 +46,7 @@ export function createZendeskAdapter(options: ZendeskAdapterOptions = {}): Provi
     syncers: zendeskSyncers(o),
     ticketing: zendeskTicketOperations(o),
     customFields: zendeskCustomFields(o),
+    webhooks: zendeskWebhooks,
   };
 }
 

@@ -42,10 +42,12 @@ import {
   type SimResponse,
 } from '../shared/http-kit';
 import { bodyFormat, Serializer } from './serialize';
+import { GithubHooks } from './hooks';
 import { GhError, GithubState, ValidationFailed, type Role, type SimComment, type SimIssue, type SimRepo, type SimUser } from './state';
 import { loadSpecCheck, GITHUB_KNOWN_DEVIATIONS, type KnownDeviation, type SpecViolation } from './spec';
 
 export { GithubState, FaultController, SimClock, GITHUB_KNOWN_DEVIATIONS };
+export { GithubHooks, signedHeaders, type SimHook } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation, SimIssue, SimComment, SimRepo, SimUser, Role };
 
 const DOCS = 'https://docs.github.com/rest';
@@ -112,6 +114,8 @@ export interface GithubSimulator {
   primaryRateLimit(times: number, opts?: { status?: 403 | 429; resetInSeconds?: number }): ActiveFault;
   /** The next `times` requests hit a secondary limit: 403 (or 429) with `retry-after` (none when `retryAfterSeconds: null`). */
   secondaryRateLimit(times: number, opts?: { status?: 403 | 429; retryAfterSeconds?: number | null }): ActiveFault;
+  /** Repository webhooks created through the API, and the signed deliveries sent to them. */
+  readonly hooks: GithubHooks;
   close(): Promise<void>;
 }
 
@@ -287,8 +291,38 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
     return v.map((x) => (x && typeof x === 'object' ? String((x as Obj).name) : String(x)));
   };
 
+  const hooks = new GithubHooks(state, ser);
+  // Hooks are a repository admin's: others get 404, as from GitHub.
+  const administered = (p: Record<string, string>, v: SimUser) => {
+    const repo = visibleRepo(p, v);
+    if (!state.atLeast(repo, v.login, 'admin')) fail(404, 'Not Found');
+    return repo;
+  };
+
   // ---------------------------------------------------------------- routes
   const routes: Route[] = [
+    route('POST', '/repos/{owner}/{repo}/hooks', (req, p, v) => {
+      const repo = administered(p, v);
+      const b = (req.body ?? {}) as Obj;
+      const config = (b.config ?? {}) as Obj;
+      if (typeof config.url !== 'string' || !/^https?:\/\//.test(config.url)) {
+        fail(422, 'Validation Failed', { errors: [{ resource: 'Hook', code: 'custom', message: 'Config must contain URL for webhooks' }] });
+      }
+      const events = Array.isArray(b.events) ? b.events.map(String) : ['push'];
+      const hook = hooks.create(repo, { url: config.url, secret: typeof config.secret === 'string' ? config.secret : '', events, active: b.active !== false }, v);
+      return { status: 201, body: hooks.render(hook, repo), headers: { location: `${apiBase()}/repos/${state.fullName(repo)}/hooks/${hook.id}` } };
+    }),
+    route('GET', '/repos/{owner}/{repo}/hooks', (req, p, v) => {
+      const repo = administered(p, v);
+      return list(req, hooks.ofRepo(repo), (h) => hooks.render(h, repo));
+    }),
+    route('DELETE', '/repos/{owner}/{repo}/hooks/{id}', (_req, p, v) => {
+      const repo = administered(p, v);
+      const hook = hooks.hooks.get(Number(p.id));
+      if (!hook || hook.repoId !== repo.id) fail(404, 'Not Found');
+      hooks.hooks.delete(hook.id);
+      return { status: 204 };
+    }),
     route('GET', '/user', (_req, _p, v) => ({ status: 200, body: ser.privateUser(v) })),
 
     route('GET', '/user/repos', (req, _p, v) => {
@@ -593,7 +627,12 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
     secondaryRateLimit(times, o = {}) {
       return faults.add({ status: o.status ?? 403, times, retryAfterSeconds: o.retryAfterSeconds === null ? undefined : (o.retryAfterSeconds ?? 60), body: errorBody(SECONDARY_LIMIT_MESSAGE) });
     },
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }
 

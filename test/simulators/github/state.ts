@@ -26,6 +26,14 @@ export interface SimLabel {
   default: boolean;
 }
 
+/** A change GitHub sends a repository webhook for. */
+export interface SimChange {
+  event: 'issues' | 'issue_comment';
+  action: string;
+  issue: SimIssue;
+  comment?: SimComment;
+}
+
 export interface SimRepo {
   id: number;
   owner: string;
@@ -113,6 +121,13 @@ export class GithubState {
   constructor(private readonly clock: SimClock) {}
 
   /** Now, as GitHub renders it (whole seconds), never before the previous stamp. */
+  /** Called after each change GitHub sends a webhook for (the simulator's repository hooks listen). */
+  readonly listeners: ((change: SimChange) => void)[] = [];
+
+  private changed(change: SimChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
   stamp(): string {
     const t = Math.max(this.clock.now(), this.lastTime);
     this.lastTime = t;
@@ -251,6 +266,7 @@ export class GithubState {
       closed_by: input.state === 'closed' ? this.user(author)!.login : null,
     };
     this.issues.set(issue.id, issue);
+    this.changed({ event: 'issues', action: 'opened', issue });
     return issue;
   }
 
@@ -303,6 +319,8 @@ export class GithubState {
       issue.state_reason = patch.state_reason;
     }
     issue.updated_at = now;
+    const action = patch.state === 'closed' && issue.closed_at === now ? 'closed' : patch.state === 'open' && issue.state_reason === 'reopened' ? 'reopened' : 'edited';
+    this.changed({ event: 'issues', action, issue });
     return issue;
   }
 
@@ -310,6 +328,7 @@ export class GithubState {
   deleteIssue(issue: SimIssue): void {
     this.issues.delete(issue.id);
     for (const c of [...this.comments.values()]) if (c.repoId === issue.repoId && c.issueNumber === issue.number) this.comments.delete(c.id);
+    this.changed({ event: 'issues', action: 'deleted', issue });
   }
 
   // ---------------------------------------------------------------- comments
@@ -326,12 +345,15 @@ export class GithubState {
     const c: SimComment = { id: this.commentSeq++, repoId: issue.repoId, issueNumber: issue.number, user: this.user(author)!.login, body, created_at: t, updated_at: t };
     this.comments.set(c.id, c);
     issue.updated_at = t;
+    this.changed({ event: 'issue_comment', action: 'created', issue, comment: c });
     return c;
   }
 
   updateComment(c: SimComment, body: string): SimComment {
     c.body = body;
     c.updated_at = this.stamp();
+    const issue = [...this.issues.values()].find((i) => i.repoId === c.repoId && i.number === c.issueNumber);
+    if (issue) this.changed({ event: 'issue_comment', action: 'edited', issue, comment: c });
     return c;
   }
 }

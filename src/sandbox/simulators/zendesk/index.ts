@@ -44,6 +44,7 @@ import type { MatchedOperation, SpecCheck, SpecViolation } from '../spec-check';
 import { HttpError, type Query } from './pagination';
 import { createRoutes, type HandlerResult, type RequestContext, type Route } from './routes';
 import { Serializer } from './serialize';
+import { ZendeskWebhooks } from './webhooks';
 import {
   ZendeskState,
   type CommentInput,
@@ -54,6 +55,7 @@ import {
 } from './state';
 
 export { ZendeskState, RecordInvalid, RecordNotFound } from './state';
+export { signedHeaders, ZendeskWebhooks, type SimZendeskWebhook } from './webhooks';
 export type {
   TicketRecord,
   CommentRecord,
@@ -192,6 +194,8 @@ export interface ZendeskSimulator {
   ticketJson(id: number): Record<string, unknown> | undefined;
   /** Resolves once every queued job (create_many) has finished. */
   settleJobs(): Promise<void>;
+  /** Webhooks created through the Webhooks API, and the signed requests sent to them. */
+  readonly webhooks: ZendeskWebhooks;
   close(): Promise<void>;
 }
 
@@ -258,14 +262,18 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
     }, ms);
     timers.add(t);
   };
-  const routes: Route[] = createRoutes({
-    state,
-    ser,
-    baseUrl: () => baseUrl,
-    jobDelayMs: opts.jobDelayMs ?? 25,
-    incrementalLagSeconds: opts.incrementalExportLagSeconds ?? 0,
-    schedule,
-  });
+  const webhooks = new ZendeskWebhooks(state);
+  const routes: Route[] = [
+    ...createRoutes({
+      state,
+      ser,
+      baseUrl: () => baseUrl,
+      jobDelayMs: opts.jobDelayMs ?? 25,
+      incrementalLagSeconds: opts.incrementalExportLagSeconds ?? 0,
+      schedule,
+    }),
+    ...webhooks.routes(),
+  ];
 
   const requests: RecordedRequest[] = [];
   const maxLog = opts.maxRequestLog ?? 10_000;
@@ -608,7 +616,10 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
     async settleJobs() {
       while (pendingJobs.size) await Promise.all([...pendingJobs]);
     },
+    webhooks,
     async close() {
+      webhooks.sender.enabled = false;
+      await webhooks.sender.settle();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       await new Promise<void>((resolve) => {

@@ -60,7 +60,7 @@ export interface Route {
 
 export const notFound = (): HttpError => new HttpError(404, { error: 'RecordNotFound', description: 'Not found' });
 
-function route(method: string, template: string, handler: Route['handler'], opts: { auth?: boolean; adminOnly?: boolean; rawBody?: boolean } = {}): Route {
+export function route(method: string, template: string, handler: Route['handler'], opts: { auth?: boolean; adminOnly?: boolean; rawBody?: boolean } = {}): Route {
   const keys: string[] = [];
   const pattern = template
     .split('/')

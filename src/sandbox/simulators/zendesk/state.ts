@@ -731,7 +731,11 @@ export class ZendeskState {
   private touchTicket(t: TicketRecord, ts: number): void {
     t.updated_at = this.ticketFeed.touch(t.id, ts);
     this.ticketVersion++;
+    for (const listener of this.ticketListeners) listener(t);
   }
+
+  /** Called on every ticket write (several times for one request: listeners coalesce). */
+  readonly ticketListeners: ((t: TicketRecord) => void)[] = [];
 
   /** Validates the parts of a create/update payload that do not depend on the current ticket. */
   private validateInput(input: TicketInput, details: Record<string, Array<Record<string, unknown>>>): void {

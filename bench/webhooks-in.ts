@@ -1,0 +1,97 @@
+/**
+ * Provider webhooks in (issue 17): latency from a change in the Zendesk simulator to the customer's
+ * receiver (a ticketing.ticket.updated event), p50 and p95, with real-time updates on (the simulator's
+ * signed webhook → Omniport → incremental sync of the stream → record event → webhook out) against
+ * polling alone with the project's sync interval at 1 minute (no provider webhook registered).
+ * Production settings otherwise (the events dispatcher polls every second, the job workers every 2 s
+ * unless woken).
+ *   npx tsx bench/webhooks-in.ts [real-time changes=20] [spacing s=3] [polling changes=8] [spacing s=15]
+ *   BENCH_DATABASE_URL=postgres://…/<throwaway database> npx tsx bench/webhooks-in.ts (emptied before each part)
+ */
+import http from 'node:http';
+import os from 'node:os';
+import pg from 'pg';
+import type { AddressInfo } from 'node:net';
+import { ProviderRegistry } from '../src/providers/registry';
+import { zendeskAdapter } from '../src/providers/zendesk';
+import { startZendeskSimulator } from '../test/simulators/zendesk';
+import { connect, percentile, startBenchServer } from './support';
+
+const realTimeChanges = Number(process.argv[2] ?? 20);
+const realTimeSpacingMs = Number(process.argv[3] ?? 3) * 1000;
+const pollingChanges = Number(process.argv[4] ?? 8);
+const pollingSpacingMs = Number(process.argv[5] ?? 15) * 1000;
+
+function startReceiver() {
+  const arrivals: { remoteId: string; subject: string; at: number }[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { type: string; data: { object?: { remote_id: string; name?: string } } };
+      if (body.type === 'ticketing.ticket.updated' && body.data.object) arrivals.push({ remoteId: body.data.object.remote_id, subject: String(body.data.object.name), at: Date.now() });
+      res.writeHead(200).end('ok');
+    });
+  });
+  return { server, arrivals, listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))) };
+}
+
+async function emptyDatabase() {
+  if (!process.env.BENCH_DATABASE_URL) return;
+  const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query('drop schema if exists pgboss cascade; drop schema if exists drizzle cascade; drop schema public cascade; create schema public');
+  await admin.end();
+}
+
+async function run(mode: 'real time' | 'polling', changes: number, spacingMs: number) {
+  await emptyDatabase();
+  const sim = await startZendeskSimulator({ validateSpec: false });
+  // Spread over the last 200 hours, as in an account: an incremental run reads the last minutes' changes only.
+  sim.seedTickets(200, { spacingMs: 3_600_000 });
+  const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), {}, { work: true });
+  // Real time needs an address the provider can reach: the server's own, known once it listens.
+  if (mode === 'real time') bench.omniport.services.providerWebhooks.usePublicUrl(bench.url);
+  const receiver = startReceiver();
+  const url = await receiver.listen();
+  await bench.call('POST', '/webhooks', { url: `${url}/hook`, events: ['ticketing.ticket.updated'] });
+  const project = (await bench.omniport.database.executeSql('select id from projects limit 1')).rows[0]!.id as string;
+  await bench.omniport.services.controlPlane.setSyncInterval(project, 1);
+  const cred = sim.credentials[0]!;
+  const { token } = await connect(bench, { provider: 'zendesk', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url });
+  for (;;) {
+    const status = await bench.call('GET', '/sync/status', undefined, { 'x-connection-token': token });
+    if (status.body.data.streams.every((s: { status: string }) => s.status === 'idle')) {
+      console.log(`${mode}: real_time ${JSON.stringify(status.body.data.real_time)}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const changedAt = new Map<string, number>();
+  for (let i = 0; i < changes; i++) {
+    const subject = `${mode} change ${i}`;
+    sim.updateTicketRemotely(1 + i, { subject });
+    changedAt.set(subject, Date.now());
+    await new Promise((r) => setTimeout(r, spacingMs));
+  }
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline && receiver.arrivals.filter((a) => changedAt.has(a.subject)).length < changes) await new Promise((r) => setTimeout(r, 200));
+  const latencies = [...changedAt].flatMap(([subject, at]) => {
+    const arrival = receiver.arrivals.find((a) => a.subject === subject);
+    return arrival ? [(arrival.at - at) / 1000] : [];
+  });
+  const webhooks = sim.webhooks.sender.sent.length;
+  const exports = sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets')).length;
+  console.log(
+    `${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${webhooks} provider webhooks, ${exports} ticket export calls; ` +
+      `p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${percentile(latencies, 95).toFixed(2)} s, max ${Math.max(...latencies).toFixed(2)} s`,
+  );
+  await bench.omniport.close();
+  await sim.close();
+  receiver.server.close();
+}
+
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+await run('real time', realTimeChanges, realTimeSpacingMs);
+await run('polling', pollingChanges, pollingSpacingMs);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);

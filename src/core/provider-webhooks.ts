@@ -1,0 +1,236 @@
+/**
+ * Provider webhooks in (issue 17): changes pushed by the providers reach Omniport in seconds instead of at
+ * the next scheduled sync. The core owns the lifecycle and the checks every provider shares; each adapter's
+ * `webhooks` part (src/providers/<name>/webhooks.ts) says how its provider creates, signs and words them.
+ *
+ * A request is accepted only when its signature matches (constant time), its signed time is inside the
+ * provider's replay window and its delivery id is new; anything else is a 401 that changes nothing. An
+ * accepted request only queues the incremental sync of the streams it names: the sync queue keeps at most
+ * one waiting job per connection and stream, so a burst of deliveries costs one or two runs. Webhooks never
+ * replace the scheduled sync: they shorten the delay, the sync still reconciles what a lost webhook missed.
+ */
+import { AppError } from './errors';
+import { hostReach } from './network';
+import { randomBase62, type SecretBox } from './secrets';
+import type { ProviderContexts } from './provider-context';
+import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
+import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
+import type { IncomingWebhook } from '../providers/types';
+import type { UnifiedRepo } from '../store/unified.repo';
+
+export interface ProviderWebhookLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** Delivery ids are kept this long: longer than every provider's replay window. */
+const RECEIPT_RETENTION_MS = 24 * 3_600_000;
+
+export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' };
+
+export class ProviderWebhookService {
+  logger: ProviderWebhookLogger | undefined;
+  /** Queues the incremental sync of streams of a connection (the job runner's `enqueue`). */
+  enqueue: ((connectionId: string, streams: string[]) => Promise<void>) | undefined;
+  /** Sends for one connection and stream in flight, and whether another is wanted after it. */
+  private readonly sending = new Map<string, { again: boolean }>();
+  /** Sends waiting for a burst to end, by connection and stream. */
+  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+
+  constructor(
+    private readonly repo: ProviderWebhooksRepo,
+    private readonly unified: UnifiedRepo,
+    private readonly controlPlane: ControlPlaneRepo,
+    private readonly contexts: ProviderContexts,
+    private readonly box: SecretBox,
+    private readonly opts: { publicUrl?: string; allowPrivateUrls: boolean; now?: () => number; debounceMs?: number; maxWaitMs?: number },
+  ) {
+    this.debounceMs = opts.debounceMs ?? 500;
+    // A burst of hundreds costs one run per 30 s it lasts (a busy account's steady stream of changes syncs
+    // every 30 s, still far sooner than the scheduled sync).
+    this.maxWaitMs = opts.maxWaitMs ?? 30_000;
+  }
+
+  /** For a server that learns its address only once listening (tests and benchmarks on port 0). */
+  usePublicUrl(url: string): void {
+    this.opts.publicUrl = url;
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  /**
+   * The address providers can reach, or why there is none: webhooks are created only when
+   * OMNIPORT_PUBLIC_URL names a public host (a private one is allowed with OMNIPORT_ALLOW_PRIVATE_URLS, for tests).
+   */
+  async publicBase(): Promise<string | undefined> {
+    if (!this.opts.publicUrl) return undefined;
+    const url = new URL(this.opts.publicUrl);
+    if (!this.opts.allowPrivateUrls && (await hostReach(url.hostname)) !== 'public') return undefined;
+    return this.opts.publicUrl.replace(/\/+$/, '');
+  }
+
+  /** After a connection is made: creates its provider webhook where the provider supports it. Never fails the connection. */
+  async registerFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
+    const adapter = this.contexts.adapterOf(connection);
+    if (!adapter.webhooks || adapter.manifest.sandbox) return undefined;
+    if (await this.repo.ofConnection(connection.id)) return undefined; // re-authorised: it exists
+    const base = await this.publicBase();
+    if (!base) return undefined;
+    const routeKey = randomBase62(24);
+    const url = `${base}/webhooks/providers/${connection.provider}/${routeKey}`;
+    try {
+      const { ctx } = this.contexts.forConnection(connection, { background: true });
+      const made = await adapter.webhooks.register(ctx, url);
+      return await this.repo.insert({
+        projectId: connection.projectId,
+        connectionId: connection.id,
+        provider: connection.provider,
+        routeKey,
+        mode: 'registered',
+        remoteIds: made.remoteIds,
+        secretEncrypted: this.box.encrypt(made.secret),
+        expiresAt: made.expiresAt ?? null,
+      });
+    } catch (err) {
+      // Real time stays off (GET /sync/status says so); the scheduled sync goes on as before.
+      this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'creating the provider webhook failed; real-time updates are off for this connection');
+      return undefined;
+    }
+  }
+
+  /** Before a connection is deleted: deletes its provider webhook (a failure is logged; the row goes with the connection). */
+  async unregisterFor(connection: ConnectionRow): Promise<void> {
+    const row = await this.repo.ofConnection(connection.id);
+    if (!row) return;
+    const adapter = this.contexts.adapterOf(connection);
+    if (row.mode === 'registered' && adapter.webhooks) {
+      try {
+        const { ctx } = this.contexts.forConnection(connection, { background: true });
+        await adapter.webhooks.unregister(ctx, row.remoteIds);
+      } catch (err) {
+        this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'deleting the provider webhook failed; the provider will find its address gone');
+      }
+    }
+    await this.repo.remove(row.id);
+  }
+
+  /** Whether real-time updates are on for a connection, and when the last one arrived. */
+  async statusOf(connectionId: string): Promise<{ active: boolean; mode: string | null; lastReceivedAt: Date | null }> {
+    const row = await this.repo.ofConnection(connectionId);
+    return { active: Boolean(row), mode: row?.mode ?? null, lastReceivedAt: row?.lastReceivedAt ?? null };
+  }
+
+  /**
+   * One request to `/webhooks/providers/{provider}/{routeKey}`. Throws 401 (nothing recorded, nothing
+   * queued) for an unknown address, a bad signature, a signed time outside the window or a replayed id.
+   */
+  async receive(provider: string, routeKey: string, req: IncomingWebhook): Promise<ReceiveOutcome> {
+    const refused = (why: string) => {
+      this.logger?.info({ provider, why }, 'provider webhook refused');
+      // One answer for every refusal: a caller learns nothing about which check failed.
+      return new AppError('unauthorized', 'the webhook request could not be verified');
+    };
+    const row = /^[A-Za-z0-9]{16,64}$/.test(routeKey) ? await this.repo.byRoute(routeKey) : undefined;
+    if (!row || row.provider !== provider) throw refused('unknown address');
+    const connection = await this.controlPlane.findConnectionById(row.connectionId);
+    if (!connection) throw refused('unknown address');
+    const hooks = this.contexts.adapterOf(connection).webhooks;
+    if (!hooks) throw refused('provider has no webhooks');
+    const verified = hooks.verify(req, this.box.decrypt(row.secretEncrypted));
+    if (!verified) throw refused('signature');
+    if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
+    let body: unknown;
+    try {
+      body = JSON.parse(req.rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('malformed_json', 'the webhook body is not JSON');
+    }
+    const notice = hooks.parse(req, body);
+    if (!notice) return { kind: 'ignored' };
+    if (!(await this.repo.accept(row.id, notice.deliveryId))) throw refused('replayed delivery id');
+    const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
+    const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
+    const deleted = new Map<string, string[]>();
+    for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
+    for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
+    if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
+    return { kind: 'accepted', streams };
+  }
+
+  /**
+   * Queues a stream's sync once a burst is over: each request moves the send `debounceMs` (500 ms) later, but never
+   * more than `maxWaitMs` (30 s) after the first request of the burst (a steady trickle still syncs). The sync queue
+   * keeps one waiting job per connection and stream on top, across processes. A process that stops in the
+   * window loses the send, not the change: the scheduled sync reads it.
+   */
+  private queue(connectionId: string, stream: string): void {
+    const key = `${connectionId}:${stream}`;
+    const now = Date.now();
+    const pending = this.pending.get(key);
+    if (pending) {
+      if (now - pending.first < this.maxWaitMs) pending.timer.refresh();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.pending.delete(key);
+      void this.send(connectionId, stream);
+    }, this.debounceMs);
+    this.pending.set(key, { first: now, timer });
+  }
+
+  /** At most one send at a time per connection and stream; one asked for meanwhile follows it. */
+  private async send(connectionId: string, stream: string): Promise<void> {
+    const key = `${connectionId}:${stream}`;
+    const inFlight = this.sending.get(key);
+    if (inFlight) {
+      inFlight.again = true;
+      return;
+    }
+    const state = { again: true };
+    this.sending.set(key, state);
+    try {
+      while (state.again) {
+        state.again = false;
+        await this.enqueue?.(connectionId, [stream]);
+      }
+    } catch (err) {
+      this.logger?.warn({ connectionId, stream, err: { message: (err as Error).message } }, 'queueing the sync of a provider webhook failed; the scheduled sync will see the change');
+    } finally {
+      this.sending.delete(key);
+    }
+  }
+
+  /** Drops the sends still waiting for their burst to end (the process is stopping). */
+  stop(): void {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+  }
+
+  /** Provider webhooks that expire (Jira's after 30 days) are renewed a week before. */
+  async renewExpiring(): Promise<number> {
+    let renewed = 0;
+    for (const row of await this.repo.expiringBefore(new Date(this.now() + 7 * 86_400_000))) {
+      const connection = await this.controlPlane.findConnectionById(row.connectionId);
+      if (!connection) continue;
+      const hooks = this.contexts.adapterOf(connection).webhooks;
+      if (!hooks?.renew) continue;
+      try {
+        const { ctx } = this.contexts.forConnection(connection, { background: true });
+        const expiresAt = await hooks.renew(ctx, row.remoteIds);
+        await this.repo.update(row.id, { expiresAt });
+        renewed++;
+      } catch (err) {
+        this.logger?.warn({ connectionId: connection.id, err: { message: (err as Error).message } }, 'renewing the provider webhook failed; will try again');
+      }
+    }
+    return renewed;
+  }
+
+  purgeReceipts(): Promise<number> {
+    return this.repo.purgeReceipts(new Date(this.now() - RECEIPT_RETENTION_MS));
+  }
+}

@@ -1,0 +1,62 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Database } from './database';
+import { providerWebhookReceipts, providerWebhooks } from './schema';
+
+export type ProviderWebhookRow = typeof providerWebhooks.$inferSelect;
+
+/** Provider webhooks of connections and the delivery ids they accepted. */
+export class ProviderWebhooksRepo {
+  constructor(private readonly db: Database) {}
+
+  async insert(values: typeof providerWebhooks.$inferInsert): Promise<ProviderWebhookRow> {
+    const [row] = await this.db.insert(providerWebhooks).values(values).returning();
+    return row!;
+  }
+
+  async byRoute(routeKey: string): Promise<ProviderWebhookRow | undefined> {
+    const [row] = await this.db.select().from(providerWebhooks).where(eq(providerWebhooks.routeKey, routeKey)).limit(1);
+    return row;
+  }
+
+  async ofConnection(connectionId: string): Promise<ProviderWebhookRow | undefined> {
+    const [row] = await this.db.select().from(providerWebhooks).where(eq(providerWebhooks.connectionId, connectionId)).limit(1);
+    return row;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.delete(providerWebhooks).where(eq(providerWebhooks.id, id));
+  }
+
+  /**
+   * Records a delivery id and the time of the request; false when the id was accepted before (a replay).
+   * One statement, so two copies arriving together cannot both pass.
+   */
+  async accept(webhookId: string, deliveryId: string): Promise<boolean> {
+    const inserted = await this.db
+      .insert(providerWebhookReceipts)
+      .values({ webhookId, deliveryId })
+      .onConflictDoNothing()
+      .returning({ deliveryId: providerWebhookReceipts.deliveryId });
+    if (!inserted.length) return false;
+    await this.db.update(providerWebhooks).set({ lastReceivedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, webhookId));
+    return true;
+  }
+
+  /** Delivery ids older than the replay windows: their requests are refused for their timestamp anyway. */
+  async purgeReceipts(before: Date): Promise<number> {
+    const gone = await this.db.delete(providerWebhookReceipts).where(lt(providerWebhookReceipts.receivedAt, before)).returning({ id: providerWebhookReceipts.webhookId });
+    return gone.length;
+  }
+
+  /** Registered webhooks the provider drops before `before` (renewed by the caller). */
+  async expiringBefore(before: Date): Promise<ProviderWebhookRow[]> {
+    return this.db
+      .select()
+      .from(providerWebhooks)
+      .where(and(eq(providerWebhooks.mode, 'registered'), lt(providerWebhooks.expiresAt, before)));
+  }
+
+  async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt'>>): Promise<void> {
+    await this.db.update(providerWebhooks).set({ ...values, updatedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, id));
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The shared steps of the provider-webhooks-in integration tests (issue 17): each provider is one table
+ * entry (how to start its simulator, connect, change and delete an object, and sign a request); the
+ * steps are the same for all: registration at connection time, a change reaching the customer's receiver
+ * as a record event, forged / replayed / expired requests refused with 401 and changing nothing, a burst
+ * costing a few provider calls, and the provider's webhook deleted with the connection.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness';
+import { waitForSync } from './sync-wait';
+
+export interface SentRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  status: number;
+}
+
+export interface WebhookCase<Sim> {
+  provider: string;
+  start(): Promise<Sim>;
+  close(sim: Sim): Promise<void>;
+  /** Connects the simulator; answers the connection token. */
+  connect(server: TestServer, sim: Sim): Promise<string>;
+  /** Webhooks registered at the simulator now. */
+  registered(sim: Sim): { url: string; secret: string }[];
+  /** Signed requests the simulator sent so far. */
+  sent(sim: Sim): SentRequest[];
+  /** Changes an object already synced; answers its remote id, the record event type and a field value to find. */
+  change(sim: Sim): { remoteId: string; eventType: string; marker: string };
+  /** Deletes an object already synced; answers its remote id and the record event type. */
+  remove(sim: Sim): { remoteId: string; eventType: string };
+  /** A synced object's remote id, for requests the test makes up. */
+  sampleRemoteId: string;
+  /** A request body for a change of `remoteId` with delivery id `deliveryId` (where the body carries it). */
+  body(remoteId: string, deliveryId: string): string;
+  /** The provider's headers for `body` signed with `secret` at `at` (delivery id where headers carry it). */
+  sign(secret: string, body: string, at: Date, deliveryId: string): Record<string, string>;
+  /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
+  signsTime: boolean;
+  /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
+  providerCalls(sim: Sim): number;
+}
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The customer's receiver of Omniport's events (signatures are checked by the events-out tests). */
+export class EventReceiver {
+  readonly events: { type: string; data: Record<string, any> }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  private server!: http.Server;
+  url = '';
+  async start() {
+    this.server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        try {
+          this.events.push(JSON.parse(raw));
+        } catch {
+          // not an event
+        }
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/events`;
+  }
+  close() {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(r));
+  }
+}
+
+async function post(url: string, body: string, headers: Record<string, string>) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
+  describe(`${c.provider} webhooks in`, () => {
+    let server: TestServer;
+    let sim: Sim;
+    let token: string;
+    let connectionId: string;
+    const receiver = new EventReceiver();
+
+    const state = async () => ({
+      receipts: Number((await server.sql('select count(*)::int as n from provider_webhook_receipts'))[0]!.n),
+      events: Number((await server.sql('select count(*)::int as n from events where connection_id = $1', [connectionId]))[0]!.n),
+      lastReceived: (await server.sql('select last_received_at from provider_webhooks where connection_id = $1', [connectionId]))[0]?.last_received_at,
+    });
+    /** The stored object an event type is about (`ticketing.ticket.updated` → a ticketing.ticket). */
+    const objectOf = async (eventType: string, remoteId: string) =>
+      (await server.sql('select data, remote_was_deleted from unified_objects where connection_id = $1 and object_type = $2 and remote_id = $3', [connectionId, eventType.replace(/\.[a-z]+$/, ''), remoteId]))[0] as
+        | { data: Record<string, unknown>; remote_was_deleted: boolean }
+        | undefined;
+    const idle = () => waitForSync(server, token, 0);
+
+    beforeAll(async () => {
+      sim = await c.start();
+      await receiver.start();
+      server = await startTestServer({ env: { OMNIPORT_WEBHOOK_POLL_MS: '50', OMNIPORT_JOB_POLL_SECONDS: '0.5' } });
+      server.omniport.services.providerWebhooks.usePublicUrl(server.url);
+      const endpoint = await server.call('POST', '/webhooks', { body: { url: receiver.url, events: ['*'] } });
+      expect(endpoint.status).toBe(201);
+      token = await c.connect(server, sim);
+      connectionId = (await server.call('GET', '/connections')).body.data[0].id_connection;
+      await idle();
+    });
+    afterAll(async () => {
+      await server?.close();
+      if (sim) await c.close(sim);
+      await receiver.close();
+    });
+
+    it('registers its webhook when the connection is made, and says so in GET /sync/status', async () => {
+      const hooks = c.registered(sim);
+      expect(hooks).toHaveLength(1);
+      expect(hooks[0]!.url).toMatch(new RegExp(`^${server.url}/webhooks/providers/${c.provider}/[A-Za-z0-9]{20,64}$`));
+      const stored = await server.sql('select secret_encrypted, mode from provider_webhooks where connection_id = $1', [connectionId]);
+      expect(stored[0]!.mode).toBe('registered');
+      expect(stored[0]!.secret_encrypted).not.toContain(hooks[0]!.secret);
+      const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': token } });
+      expect(status.body.data.real_time).toMatchObject({ active: true, mode: 'registered' });
+    });
+
+    it('a change in the provider reaches the unified object and the customer’s receiver', async () => {
+      const { remoteId, eventType, marker } = c.change(sim);
+      const event = await until('the record event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
+      expect(event.data.id_connection).toBe(connectionId);
+      expect(JSON.stringify((await objectOf(eventType, remoteId))!.data)).toContain(marker);
+      expect(c.sent(sim).length).toBeGreaterThan(0);
+      expect(c.sent(sim).every((r) => r.status === 202)).toBe(true);
+      const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': token } });
+      expect(status.body.data.real_time.last_received_at).not.toBeNull();
+    });
+
+    it('a deletion in the provider marks the object remote_was_deleted and sends a deleted event', async () => {
+      const { remoteId, eventType } = c.remove(sim);
+      await until('the deleted event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(remoteId)));
+      expect((await objectOf(eventType, remoteId))!.remote_was_deleted).toBe(true);
+    });
+
+    it('refuses forged, replayed and expired requests with 401, changing nothing', async () => {
+      await idle();
+      const last = c.sent(sim).at(-1)!;
+      const before = await state();
+      // Replayed: the very request the provider sent, again.
+      expect(await post(last.url, last.body, last.headers)).toBe(401);
+      // Forged: signed with another secret.
+      const id = `forged-${Date.now()}`;
+      const fresh = c.body(c.sampleRemoteId, id);
+      expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date(), id))).toBe(401);
+      // A body changed after signing.
+      const secret = c.registered(sim)[0]!.secret;
+      const signed = c.sign(secret, fresh, new Date(), id);
+      expect(await post(last.url, `${fresh} `, signed)).toBe(401);
+      if (c.signsTime) {
+        // Expired: signed correctly, ten minutes ago.
+        const oldId = `old-${Date.now()}`;
+        const old = c.body(c.sampleRemoteId, oldId);
+        expect(await post(last.url, old, c.sign(secret, old, new Date(Date.now() - 10 * 60_000), oldId))).toBe(401);
+      }
+      // Unknown address.
+      expect(await post(last.url.replace(/[A-Za-z0-9]{20,64}$/, 'x'.repeat(33)), fresh, signed)).toBe(401);
+      expect(await state()).toEqual(before);
+    });
+
+    it('a burst of 500 webhooks for one connection costs a few provider calls', async () => {
+      await idle();
+      const url = c.registered(sim)[0]!.url;
+      const secret = c.registered(sim)[0]!.secret;
+      const sentBefore = c.sent(sim).length;
+      const { remoteId, eventType, marker } = c.change(sim);
+      await until('the change’s own webhook', () => c.sent(sim).length > sentBefore && c.sent(sim).at(-1)!.status === 202);
+      const oneChange = c.providerCalls(sim);
+      await until('the change synced', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
+      await idle();
+      const callsBefore = c.providerCalls(sim);
+      // What one change cost: one incremental run of the stream (GitHub: the repositories, then each one's issues).
+      const perRun = callsBefore - oneChange;
+      // All at once, as a provider flushing its queue sends them: one burst.
+      const statuses = await Promise.all(
+        Array.from({ length: 500 }, (_, i) => {
+          const id = `burst-${Date.now()}-${i}`;
+          const body = c.body(remoteId, id);
+          return post(url, body, c.sign(secret, body, new Date(), id));
+        }),
+      );
+      expect(statuses.filter((s) => s === 202)).toHaveLength(500);
+      await new Promise((r) => setTimeout(r, 1500)); // let the queued runs start
+      await idle();
+      const calls = c.providerCalls(sim) - callsBefore;
+      expect(calls).toBeGreaterThan(0);
+      // One run per 30 s the burst lasts (a run queued while one runs waits for it): a few runs, however
+      // many requests (a minute of requests on this loaded machine makes three or four).
+      expect(calls).toBeLessThanOrEqual(Math.max(5 * perRun, 10));
+    }, 240_000);
+
+    it('deleting the connection deletes the provider’s webhook', async () => {
+      const connections = await server.call('DELETE', `/connections/${connectionId}`);
+      expect(connections.status).toBeLessThan(300);
+      expect(c.registered(sim)).toHaveLength(0);
+      expect(await server.sql('select * from provider_webhooks')).toHaveLength(0);
+    });
+  });
+}
