@@ -3,6 +3,7 @@ import { AppError } from './errors';
 import { DeletionChecks } from './deletion-check';
 import { isDatabaseUnavailable } from '../store/database';
 import { toRows } from './unified/records';
+import { readAhead } from './read-ahead';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
@@ -122,7 +123,8 @@ export class SyncService {
 
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
-      for await (const batch of syncer.run(ctx, { since, resume: run.resume ?? undefined })) {
+      // The next page is read from the provider while this one is stored (one page ahead at most).
+      for await (const batch of readAhead(syncer.run(ctx, { since, resume: run.resume ?? undefined }))) {
         const before = progress;
         const saved = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (saved) => ({
           ...base,
