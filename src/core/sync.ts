@@ -7,12 +7,14 @@ import { readAhead } from './read-ahead';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
-import type { ObjectSyncer } from '../providers/types';
+import type { AdapterContext, ObjectSyncer } from '../providers/types';
 import { addChanges, type SavedBatch } from '../store/unified.repo';
 import type { ChangeCounts, SkippedRecord } from '../store/schema';
 
 /** A run that changed this many objects refreshes the planner's statistics (see UnifiedRepo.analyze). */
 const ANALYZE_AFTER_CHANGES = 1_000;
+/** Unlisted objects of an offset-walked stream confirmed with the provider per run (one call each); the rest wait for the next runs. */
+const MAX_CONFIRMED_PER_RUN = 50;
 
 /** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
 interface Skips {
@@ -138,10 +140,12 @@ export class SyncService {
           return { stream, outcome: 'continued', mode: run.mode, records: progress.records, markedDeleted: 0, skipped: progress.skipped };
         }
       }
+      // A list walked by offset can miss an item when another is deleted meanwhile: the provider confirms each unlisted one gone.
+      const confirmedGone = run.mode === 'full' && !syncer.reportsDeletions && syncer.stillExists ? await this.confirmGone(connectionId, syncer, ctx, run) : undefined;
       // The deletions a full run infers, the final state and sync.completed: together or not at all.
       const markedDeleted = await this.repo.inTransaction(async (tx) => {
         const deleted =
-          run.mode === 'full' && !syncer.reportsDeletions ? await tx.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt) : 0;
+          run.mode === 'full' && !syncer.reportsDeletions ? await tx.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt, confirmedGone) : 0;
         progress = { ...progress, changes: { ...progress.changes, deleted: progress.changes.deleted + deleted } };
         await tx.saveSyncState({
           ...base,
@@ -178,6 +182,14 @@ export class SyncService {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /** The objects a full run did not list that the provider says are gone (at most MAX_CONFIRMED_PER_RUN a run). */
+  private async confirmGone(connectionId: string, syncer: ObjectSyncer, ctx: AdapterContext, run: { runId: string; startedAt: Date }) {
+    const unlisted = await this.repo.unseenInRun(connectionId, syncer.objectTypes, run.runId, run.startedAt, MAX_CONFIRMED_PER_RUN);
+    const gone = [];
+    for (const object of unlisted) if (!(await syncer.stillExists!(ctx, object))) gone.push(object);
+    return gone;
   }
 
   /** `stalled`: said to be running, but its worker has not been heard of for `staleAfterMs`. */

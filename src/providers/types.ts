@@ -61,6 +61,20 @@ export interface ObjectSyncer {
    * deletion check. Without it, such deletions are seen at the next full run only.
    */
   deletionCheck?: DeletionCheck;
+  /**
+   * For full-run streams walked by offset or page number, where an item deleted during the run moves the
+   * next ones back a place and one can go unread: whether an object the run did not list still exists, asked
+   * of the provider for that object alone. A full run then marks deleted only the unlisted objects the
+   * provider confirms gone (at most a bounded number per run; the rest at the next runs).
+   */
+  stillExists?(ctx: AdapterContext, object: UnlistedObject): Promise<boolean>;
+}
+
+/** An object a full run did not list, as stored. */
+export interface UnlistedObject {
+  objectType: string;
+  remoteId: string;
+  remoteData: Record<string, unknown>;
 }
 
 export interface DeletionCheck {

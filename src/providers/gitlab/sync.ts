@@ -4,7 +4,7 @@
  * last page. Only tickets and comments are incremental (`updated_after`); the others are small and
  * re-read in full, so deletions are found by the sync's full-run sweep.
  */
-import { idsOfFullRun } from '../deletion-check';
+import { existsAt, idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { apiRoot, isGone, memberProjects, offsetPages, projectIssuePages, webBase, type IssueCursor, type ResolvedOptions } from './api';
 import { unifyNote } from './comment.mapper';
@@ -68,6 +68,8 @@ function teamsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: uniqueRecords(page.items.filter((g) => typeof g?.id === 'number').map(unifyGroup)), resume: page.next ? JSON.stringify(page.next) : null };
       }
     },
+    // Listed by offset: a group the run did not list is asked for alone.
+    stillExists: (ctx, group) => existsAt(ctx, `${apiRoot(ctx)}/groups/${encodeURIComponent(group.remoteId)}`),
   };
 }
 
