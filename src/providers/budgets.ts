@@ -77,7 +77,7 @@ export class ProviderBudgets {
     for (const budget of applicable(budgets, call)) {
       const header = budget.cost?.header;
       if (!header || (budget.pacing !== 'daily' && budget.pacing !== 'bucket')) continue;
-      const actual = Number(headers[header]);
+      const actual = Math.ceil(Number(headers[header]));
       if (!Number.isFinite(actual) || actual < 0) continue;
       const { limiter, key } = this.counter(call, budget);
       const reserved = this.reserved(key, budget);
@@ -160,7 +160,7 @@ export class ProviderBudgets {
       const opts = { points, duration: durationSeconds, keyPrefix: kind };
       limiter =
         this.store.kind === 'postgres'
-          ? new RateLimiterPostgres({ ...opts, storeClient: this.store.pool, tableName: BUDGETS_TABLE, tableCreated: true, clearExpiredByTimeout: false })
+          ? new RateLimiterPostgresWholeMs({ ...opts, storeClient: this.store.pool, tableName: BUDGETS_TABLE, tableCreated: true, clearExpiredByTimeout: false })
           : new RateLimiterMemory(opts);
       this.limiters.set(id, limiter);
     }
@@ -184,6 +184,18 @@ export function costOf(budget: Pick<RequestBudget, 'cost'>, call: Pick<BudgetCal
 function msToNextUtcDay(now = Date.now()): number {
   const d = new Date(now);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
+}
+
+/**
+ * rate-limiter-flexible keeps a window's end in a bigint column (epoch milliseconds): an evenly spaced window
+ * is a fraction of a millisecond long more often than not (748.16 ms), and such a query fails, which the
+ * limiter answers by letting the call through. The end is rounded up to a whole millisecond here.
+ */
+class RateLimiterPostgresWholeMs extends RateLimiterPostgres {
+  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<unknown> {
+    const upsert = (RateLimiterPostgres.prototype as unknown as { _upsert: (...args: unknown[]) => Promise<unknown> })._upsert;
+    return upsert.call(this, key, Math.ceil(points), Math.ceil(msDuration), forceExpire);
+  }
 }
 
 /** Clients built without the services (a credentials check) count in this process. */

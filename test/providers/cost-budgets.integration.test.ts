@@ -35,6 +35,17 @@ const secondsToNextUtcDay = () => {
   return (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000;
 };
 
+describe('even spacing', () => {
+  it('holds the next call for a window of a fraction of a millisecond too (the store keeps whole milliseconds)', async () => {
+    const budgets = new ProviderBudgets(store);
+    // 7 calls a minute: 8,778.57 ms apart.
+    const budget: RequestBudget = { name: 'account', requests: 7, perSeconds: 60, scope: 'connection' };
+    const call = { provider: 'zendesk', connectionId: `c-${Date.now()}`, baseUrl: 'https://acme.zendesk.com', method: 'GET', path: '/api/v2/tickets' };
+    await budgets.spend(call, [budget], 0);
+    await expect(budgets.spend(call, [budget], 0)).rejects.toMatchObject({ code: 'provider_rate_limited' });
+  });
+});
+
 describe('daily budgets', () => {
   it('charges each call its endpoint cost, and refuses past the day’s budget until the next UTC day', async () => {
     const budgets = new ProviderBudgets(store);
