@@ -4,6 +4,7 @@ import { DeletionChecks } from './deletion-check';
 import { isDatabaseUnavailable } from '../store/database';
 import { toRows } from './unified/records';
 import { readAhead } from './read-ahead';
+import { unifiedId } from './unified/ids';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
@@ -136,6 +137,14 @@ export class SyncService {
           lastError: null,
         }));
         progress = advance(before, batch.records.length, saved);
+        if (batch.completeChildren) {
+          // The batch lists every child of these parents: the stored children it does not list are gone.
+          const { objectType, parents } = batch.completeChildren;
+          const listed = batch.records.filter((r) => r.objectType === objectType).map((r) => r.remoteId);
+          const parentIds = parents.map((p) => unifiedId(connectionId, p.objectType, p.remoteId));
+          const gone = await this.repo.markChildrenNotListedDeleted(connectionId, objectType, parentIds, listed, run.startedAt);
+          progress = { ...progress, changes: { ...progress.changes, deleted: progress.changes.deleted + gone } };
+        }
         if (opts.deadline && Date.now() > opts.deadline && batch.resume) {
           return { stream, outcome: 'continued', mode: run.mode, records: progress.records, markedDeleted: 0, skipped: progress.skipped };
         }

@@ -30,6 +30,11 @@ export interface SyncBatch {
   records: UnifiedRecord[];
   /** Opaque position after this batch, saved so a crashed run resumes here. */
   resume: string | null;
+  /**
+   * Parents whose children of `objectType` this batch lists in full (every comment of each changed ticket):
+   * their stored children it does not list are gone and are marked deleted, at no extra provider call.
+   */
+  completeChildren?: { objectType: string; parents: { objectType: string; remoteId: string }[] };
 }
 
 export interface SyncOptions {

@@ -121,6 +121,27 @@ export class UnifiedRepo {
   }
 
   /**
+   * Children of `objectType` of these parents (Omniport ids) that a complete listing of their children did
+   * not list are gone — except those written since `since` (the run's start: saved by this run, or created
+   * through the API meanwhile). Writes their `.deleted` record events.
+   */
+  async markChildrenNotListedDeleted(connectionId: string, objectType: string, parentIds: string[], listedRemoteIds: string[], since: Date): Promise<number> {
+    if (parentIds.length === 0) return 0;
+    const result = await this.db.execute(sql`
+      with changes as (
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        where connection_id = ${connectionId} and object_type = ${objectType} and not remote_was_deleted
+          and parent_id in (select x::uuid from jsonb_array_elements_text(${JSON.stringify(parentIds)}::jsonb) as x)
+          and remote_id not in (select x from jsonb_array_elements_text(${JSON.stringify(listedRemoteIds)}::jsonb) as x)
+          and updated_at < ${since.toISOString()}::timestamptz
+        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+      ),
+      ${recordEvents('changes')}
+      select count(*)::int as n from changes`);
+    return Number(rowsOf(result)[0]!.n);
+  }
+
+  /**
    * Objects of these types that a full run did not see (not deleted yet, written before the run started), at
    * most `limit`: the candidates a stream walked by offset confirms with the provider one by one.
    */

@@ -174,6 +174,8 @@ async function* issueBatches(
   o: ResolvedOptions,
   opts: { since?: Date; resume?: string },
   toRecords: (project: GlProject, issues: GlIssue[]) => Promise<UnifiedRecord[]>,
+  /** Children these issues' records list in full (their notes), for `SyncBatch.completeChildren`. */
+  completeChildren?: (project: GlProject, issues: GlIssue[]) => SyncBatch['completeChildren'],
 ): AsyncGenerator<SyncBatch> {
   const r = parseResume(opts.resume);
   let cur = r.cur;
@@ -183,7 +185,7 @@ async function* issueBatches(
     try {
       for await (const page of projectIssuePages(ctx, project.id, o, { since: opts.since, start })) {
         const resume: ProjectResume = page.cursor ? { cur: { pid: project.id, c: page.cursor } } : { after: project.id };
-        yield { records: uniqueRecords(await toRecords(project, page.items)), resume: JSON.stringify(resume) };
+        yield { records: uniqueRecords(await toRecords(project, page.items)), resume: JSON.stringify(resume), completeChildren: completeChildren?.(project, page.items) };
       }
     } catch (err) {
       // The project went away (or out of reach) between the listing and this call: its issues go with it.
@@ -224,21 +226,32 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     run: (ctx, opts) =>
-      issueBatches(ctx, o, opts, async (project, issues) => {
-        const web = webBase(ctx);
-        const withNotes = issues.filter((i) => i.user_notes_count === undefined || i.user_notes_count === null || i.user_notes_count > 0);
-        const perIssue = await Promise.all(withNotes.map((i) => issueNotes(ctx, o, i)));
-        const records: UnifiedRecord[] = [];
-        perIssue.forEach((notes, k) => {
-          const issue = withNotes[k]!;
-          const noteCtx = { ticketRemoteId: issueRemoteId(issue.project_id ?? project.id, issue.iid), projectId: issue.project_id ?? project.id, web };
-          for (const n of notes) {
-            const u = unifyNote(n, noteCtx, ctx.ids);
-            records.push(u.comment, ...u.attachments);
-          }
-        });
-        return records;
-      }),
+      issueBatches(
+        ctx,
+        o,
+        opts,
+        async (project, issues) => {
+          const web = webBase(ctx);
+          const withNotes = issues.filter((i) => i.user_notes_count === undefined || i.user_notes_count === null || i.user_notes_count > 0);
+          const perIssue = await Promise.all(withNotes.map((i) => issueNotes(ctx, o, i)));
+          const records: UnifiedRecord[] = [];
+          perIssue.forEach((notes, k) => {
+            const issue = withNotes[k]!;
+            const noteCtx = { ticketRemoteId: issueRemoteId(issue.project_id ?? project.id, issue.iid), projectId: issue.project_id ?? project.id, web };
+            for (const n of notes) {
+              const u = unifyNote(n, noteCtx, ctx.ids);
+              records.push(u.comment, ...u.attachments);
+            }
+          });
+          return records;
+        },
+        // Every user note of each changed issue is read (a deleted note touches its issue's `updated_at`, like
+        // a new one): its stored notes not among them were deleted. Issues without notes have none left.
+        (project, issues) => ({
+          objectType: 'ticketing.comment',
+          parents: issues.map((i) => ({ objectType: 'ticketing.ticket', remoteId: issueRemoteId(i.project_id ?? project.id, i.iid) })),
+        }),
+      ),
   };
 }
 

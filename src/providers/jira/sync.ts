@@ -216,7 +216,10 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
       for await (const page of issuePages(ctx, o, opts, ['attachment', 'comment', 'updated'], o.commentIssuesPerBatch)) {
         const perIssue = await Promise.all(page.issues.map((i) => embeddedComments(i) ?? issueComments(ctx, String(i.id), o.commentPageSize)));
         const records = page.issues.flatMap((issue, i) => commentRecords(ctx, issue, perIssue[i]!));
-        yield { records, resume: page.resume };
+        // Each changed issue's comments are read in full (deleting a comment changes the issue's `updated`):
+        // its stored comments not among them were deleted.
+        const parents = page.issues.map((i) => ({ objectType: 'ticketing.ticket', remoteId: String(i.id) }));
+        yield { records, resume: page.resume, completeChildren: { objectType: 'ticketing.comment', parents } };
       }
     },
   };
