@@ -216,8 +216,9 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
       for await (const page of issuePages(ctx, o, opts, ['attachment', 'comment', 'updated'], o.commentIssuesPerBatch)) {
         const perIssue = await Promise.all(page.issues.map((i) => embeddedComments(i) ?? issueComments(ctx, String(i.id), o.commentPageSize)));
         const records = page.issues.flatMap((issue, i) => commentRecords(ctx, issue, perIssue[i]!));
-        // Each changed issue's comments are read in full (deleting a comment changes the issue's `updated`):
-        // its stored comments not among them were deleted.
+        // Each changed issue's comments are read in full: its stored comments not among them were deleted. (Jira
+        // does not document whether deleting a comment changes the issue's `updated`; if not, such a deletion
+        // is seen when the issue next changes, or at a full run.)
         const parents = page.issues.map((i) => ({ objectType: 'ticketing.ticket', remoteId: String(i.id) }));
         yield { records, resume: page.resume, completeChildren: { objectType: 'ticketing.comment', parents } };
       }
