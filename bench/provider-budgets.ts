@@ -69,7 +69,8 @@ const calls = account.requests.slice(callsBefore);
 const refused = calls.filter((r) => account.refused(r)).length;
 
 // The binding budget: the one with the highest share used over the run.
-const shares = budgets.map((b) => {
+// A daily budget is a count to spend, not a rate: it is reported as the share of the day's budget spent.
+const shares = budgets.filter((b) => b.pacing !== 'daily').map((b) => {
   // Calls, or for budgets counted in cost (Linear's complexity) what the provider charged.
   const matching =
     account.spent?.(b.name) ?? calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).reduce((n, r) => n + costOf(b, r), 0);
@@ -77,6 +78,9 @@ const shares = budgets.map((b) => {
   return { budget: b, matching, share: matching / allowed, minimum: (Math.max(0, matching - 1) * b.perSeconds) / b.requests, paced: (matching - 1) * (spacingMs(b) / 1000) };
 });
 const binding = shares.reduce((a, b) => (b.share > a.share ? b : a));
+const daily = budgets
+  .filter((b) => b.pacing === 'daily')
+  .map((b) => `${b.name} ${calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).reduce((n, r) => n + costOf(b, r), 0)} of ${b.requests} a day`);
 const windows = Math.max(1, elapsed / binding.budget.perSeconds);
 console.log(
   [
@@ -86,6 +90,7 @@ console.log(
     `budget share ${(binding.share * 100).toFixed(1)} % of "${binding.budget.name}" (${binding.matching} calls, ${binding.budget.requests} per ${+binding.budget.perSeconds.toFixed(3)} s)`,
     `elapsed ${elapsed.toFixed(1)} s vs minimum ${binding.minimum.toFixed(1)} s (${(elapsed / Math.max(0.001, binding.minimum)).toFixed(2)}×; paced spacing alone ${binding.paced.toFixed(1)} s)`,
     `stream waits ${waits}`,
+    ...(daily.length ? [`daily budgets spent: ${daily.join(', ')}`] : []),
     failed ? `FAILED (${failed})` : 'no failed state',
   ].join('\n  '),
 );
