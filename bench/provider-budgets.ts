@@ -14,7 +14,7 @@
  * than a few minutes (Zendesk's 10 export calls a minute). Records default to 100,000 (ticketing) or
  * 50,000 (CRM).
  */
-import { spacingMs } from '../src/providers/budgets';
+import { costOf, spacingMs } from '../src/providers/budgets';
 import type { RequestBudget } from '../src/providers/manifest';
 import { ProviderRegistry } from '../src/providers/registry';
 import type { ProviderAdapter } from '../src/providers/types';
@@ -33,7 +33,8 @@ if (!entry || !(scale >= 1)) {
 const records = Number(recordsArg ?? (entry.vertical === 'ticketing' ? 100_000 : 50_000));
 
 // The manifest's budgets with every window shrunk `scale` times, as the simulator's.
-const budgets: RequestBudget[] = entry.adapter.manifest.budgets!.map((b) => ({ ...b, perSeconds: b.perSeconds / scale }));
+// Daily budgets are counted per UTC day whatever the scale (a run never reaches them).
+const budgets: RequestBudget[] = entry.adapter.manifest.budgets!.map((b) => (b.pacing === 'daily' ? b : { ...b, perSeconds: b.perSeconds / scale }));
 const adapter: ProviderAdapter = { ...entry.adapter, manifest: { ...entry.adapter.manifest, budgets } };
 
 const account = await entry.start(records, budgets);
@@ -68,12 +69,18 @@ const calls = account.requests.slice(callsBefore);
 const refused = calls.filter((r) => account.refused(r)).length;
 
 // The binding budget: the one with the highest share used over the run.
-const shares = budgets.map((b) => {
-  const matching = calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).length;
+// A daily budget is a count to spend, not a rate: it is reported as the share of the day's budget spent.
+const shares = budgets.filter((b) => b.pacing !== 'daily').map((b) => {
+  // Calls, or for budgets counted in cost (Linear's complexity) what the provider charged.
+  const matching =
+    account.spent?.(b.name) ?? calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).reduce((n, r) => n + costOf(b, r), 0);
   const allowed = (b.requests * elapsed) / b.perSeconds;
-  return { budget: b, matching, share: matching / allowed, minimum: ((matching - 1) * b.perSeconds) / b.requests, paced: (matching - 1) * (spacingMs(b) / 1000) };
+  return { budget: b, matching, share: matching / allowed, minimum: (Math.max(0, matching - 1) * b.perSeconds) / b.requests, paced: (matching - 1) * (spacingMs(b) / 1000) };
 });
 const binding = shares.reduce((a, b) => (b.share > a.share ? b : a));
+const daily = budgets
+  .filter((b) => b.pacing === 'daily')
+  .map((b) => `${b.name} ${calls.filter((r) => (!b.path || b.path.test(r.path)) && (!b.methods || b.methods.includes(r.method))).reduce((n, r) => n + costOf(b, r), 0)} of ${b.requests} a day`);
 const windows = Math.max(1, elapsed / binding.budget.perSeconds);
 console.log(
   [
@@ -83,6 +90,7 @@ console.log(
     `budget share ${(binding.share * 100).toFixed(1)} % of "${binding.budget.name}" (${binding.matching} calls, ${binding.budget.requests} per ${+binding.budget.perSeconds.toFixed(3)} s)`,
     `elapsed ${elapsed.toFixed(1)} s vs minimum ${binding.minimum.toFixed(1)} s (${(elapsed / Math.max(0.001, binding.minimum)).toFixed(2)}×; paced spacing alone ${binding.paced.toFixed(1)} s)`,
     `stream waits ${waits}`,
+    ...(daily.length ? [`daily budgets spent: ${daily.join(', ')}`] : []),
     failed ? `FAILED (${failed})` : 'no failed state',
   ].join('\n  '),
 );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from './errors';
 import { isDatabaseUnavailable } from '../store/database';
+import { readAhead } from './read-ahead';
 import { DELETION_CHECK_SUFFIX } from '../store/schema';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
@@ -69,7 +70,7 @@ export class DeletionChecks {
     const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, checkStream, run.runId).catch(() => undefined), this.heartbeatMs);
     heartbeat.unref();
     try {
-      for await (const page of syncer.deletionCheck!.listIds(ctx, { resume: run.resume ?? undefined })) {
+      for await (const page of readAhead(syncer.deletionCheck!.listIds(ctx, { resume: run.resume ?? undefined }))) {
         listed += page.remoteIds.length;
         await this.repo.saveListedIds(connectionId, run.runId, page.remoteIds, { ...base, status: 'running', resume: page.resume, recordsInRun: listed, lastError: null });
         if (opts.deadline && Date.now() > opts.deadline && page.resume) return { stream: checkStream, outcome: 'continued', records: listed, markedDeleted: 0 };

@@ -3,15 +3,19 @@ import { AppError } from './errors';
 import { DeletionChecks } from './deletion-check';
 import { isDatabaseUnavailable } from '../store/database';
 import { toRows } from './unified/records';
+import { readAhead } from './read-ahead';
+import { unifiedId } from './unified/ids';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
-import type { ObjectSyncer } from '../providers/types';
+import type { AdapterContext, ObjectSyncer } from '../providers/types';
 import { addChanges, type SavedBatch } from '../store/unified.repo';
 import type { ChangeCounts, SkippedRecord } from '../store/schema';
 
 /** A run that changed this many objects refreshes the planner's statistics (see UnifiedRepo.analyze). */
 const ANALYZE_AFTER_CHANGES = 1_000;
+/** Unlisted objects of an offset-walked stream confirmed with the provider per run (one call each); the rest wait for the next runs. */
+const MAX_CONFIRMED_PER_RUN = 50;
 
 /** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
 interface Skips {
@@ -122,7 +126,8 @@ export class SyncService {
 
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
-      for await (const batch of syncer.run(ctx, { since, resume: run.resume ?? undefined })) {
+      // The next page is read from the provider while this one is stored (one page ahead at most).
+      for await (const batch of readAhead(syncer.run(ctx, { since, resume: run.resume ?? undefined }))) {
         const before = progress;
         const saved = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (saved) => ({
           ...base,
@@ -132,14 +137,24 @@ export class SyncService {
           lastError: null,
         }));
         progress = advance(before, batch.records.length, saved);
+        if (batch.completeChildren) {
+          // The batch lists every child of these parents: the stored children it does not list are gone.
+          const { objectType, parents } = batch.completeChildren;
+          const listed = batch.records.filter((r) => r.objectType === objectType).map((r) => r.remoteId);
+          const parentIds = parents.map((p) => unifiedId(connectionId, p.objectType, p.remoteId));
+          const gone = await this.repo.markChildrenNotListedDeleted(connectionId, objectType, parentIds, listed, run.startedAt);
+          progress = { ...progress, changes: { ...progress.changes, deleted: progress.changes.deleted + gone } };
+        }
         if (opts.deadline && Date.now() > opts.deadline && batch.resume) {
           return { stream, outcome: 'continued', mode: run.mode, records: progress.records, markedDeleted: 0, skipped: progress.skipped };
         }
       }
+      // A list walked by offset can miss an item when another is deleted meanwhile: the provider confirms each unlisted one gone.
+      const confirmedGone = run.mode === 'full' && !syncer.reportsDeletions && syncer.stillExists ? await this.confirmGone(connectionId, syncer, ctx, run) : undefined;
       // The deletions a full run infers, the final state and sync.completed: together or not at all.
       const markedDeleted = await this.repo.inTransaction(async (tx) => {
         const deleted =
-          run.mode === 'full' && !syncer.reportsDeletions ? await tx.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt) : 0;
+          run.mode === 'full' && !syncer.reportsDeletions ? await tx.markUnseenDeleted(connectionId, syncer.objectTypes, run.runId, run.startedAt, confirmedGone) : 0;
         progress = { ...progress, changes: { ...progress.changes, deleted: progress.changes.deleted + deleted } };
         await tx.saveSyncState({
           ...base,
@@ -176,6 +191,14 @@ export class SyncService {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /** The objects a full run did not list that the provider says are gone (at most MAX_CONFIRMED_PER_RUN a run). */
+  private async confirmGone(connectionId: string, syncer: ObjectSyncer, ctx: AdapterContext, run: { runId: string; startedAt: Date }) {
+    const unlisted = await this.repo.unseenInRun(connectionId, syncer.objectTypes, run.runId, run.startedAt, MAX_CONFIRMED_PER_RUN);
+    const gone = [];
+    for (const object of unlisted) if (!(await syncer.stillExists!(ctx, object))) gone.push(object);
+    return gone;
   }
 
   /** `stalled`: said to be running, but its worker has not been heard of for `staleAfterMs`. */

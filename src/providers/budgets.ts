@@ -49,9 +49,11 @@ export class ProviderBudgets {
   async spend(call: BudgetCall, budgets: RequestBudget[] | undefined, maxWaitMs: number): Promise<void> {
     const deadline = Date.now() + maxWaitMs;
     await this.waitOutHold(call, deadline);
-    for (const budget of budgets ?? []) {
-      if (budget.path && !budget.path.test(call.path)) continue;
-      if (budget.methods && !budget.methods.includes(call.method)) continue;
+    for (const budget of applicable(budgets, call)) {
+      if (budget.pacing === 'daily' || budget.pacing === 'bucket') {
+        await this.spendCounted(call, budget, deadline);
+        continue;
+      }
       const limiter = this.limiter('pace', spacingMs(budget) / 1000);
       const key = `${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
       for (;;) {
@@ -66,6 +68,63 @@ export class ProviderBudgets {
       }
     }
   }
+
+  /**
+   * After the answer: budgets whose cost the answer tells (Linear's `x-complexity`) are charged the actual
+   * cost instead of the amount reserved before the call.
+   */
+  async settle(call: BudgetCall, budgets: RequestBudget[] | undefined, headers: Record<string, string>): Promise<void> {
+    for (const budget of applicable(budgets, call)) {
+      const header = budget.cost?.header;
+      if (!header || (budget.pacing !== 'daily' && budget.pacing !== 'bucket')) continue;
+      const actual = Math.ceil(Number(headers[header]));
+      if (!Number.isFinite(actual) || actual < 0) continue;
+      const { limiter, key } = this.counter(call, budget);
+      const reserved = this.reserved(key, budget);
+      this.lastCost.set(key, actual);
+      try {
+        if (actual > reserved) await limiter.penalty(key, actual - reserved);
+        else if (actual < reserved) await limiter.reward(key, reserved - actual);
+      } catch {
+        // The store is unreachable: the provider's own headers still hold the calls when the budget is spent.
+      }
+    }
+  }
+
+  /** Budgets counted in calls or cost over fixed windows: a UTC day, or a tenth of a leaky bucket's period. */
+  private async spendCounted(call: BudgetCall, budget: RequestBudget, deadline: number): Promise<void> {
+    const { limiter, key, points } = this.counter(call, budget);
+    const cost = Math.min(points, budget.cost?.header ? this.reserved(key, budget) : costOf(budget, call));
+    for (;;) {
+      const refused = await consume(limiter, key, cost);
+      if (!refused) return;
+      const wait = (budget.pacing === 'daily' ? msToNextUtcDay() : refused.msBeforeNext) + Math.random() * 10;
+      if (Date.now() + wait > deadline) {
+        const per = budget.pacing === 'daily' ? 'a day' : `every ${budget.perSeconds} s`;
+        throw rateLimited(`${call.provider} allows ${budget.requests} ${budget.name} ${per}; retry later`, call.provider, budget.name, wait);
+      }
+      await sleep(wait);
+    }
+  }
+
+  private counter(call: BudgetCall, budget: RequestBudget) {
+    const base = `${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
+    if (budget.pacing === 'daily') {
+      // The day is in the key: the count starts afresh at 00:00 UTC, when the providers reset theirs.
+      return { limiter: this.limiter('day', 86_400, budget.requests), key: `${base}:${new Date().toISOString().slice(0, 10)}`, points: budget.requests };
+    }
+    // Each slice holds at least two of the costliest calls, or the bucket is counted as one window.
+    const slices = Math.max(1, Math.min(BUCKET_SLICES, Math.floor(budget.requests / (2 * (budget.cost?.estimate ?? 1)))));
+    const points = Math.floor(budget.requests / slices);
+    return { limiter: this.limiter('bucket', budget.perSeconds / slices, points), key: base, points };
+  }
+
+  /** What a call whose cost only its answer tells reserves: the last cost seen on this key, or the estimate. */
+  private reserved(key: string, budget: RequestBudget): number {
+    return this.lastCost.get(key) ?? budget.cost?.estimate ?? budget.cost?.default ?? 1;
+  }
+
+  private readonly lastCost = new Map<string, number>();
 
   /**
    * The provider said to wait `ms` (its budget is spent until a reset, or a 429 asked for it): every process
@@ -94,14 +153,14 @@ export class ProviderBudgets {
     await sleep(held.msBeforeNext);
   }
 
-  private limiter(kind: 'pace' | 'hold', durationSeconds: number): RateLimiterAbstract {
-    const id = `${kind}:${durationSeconds}`;
+  private limiter(kind: 'pace' | 'hold' | 'day' | 'bucket', durationSeconds: number, points = 1): RateLimiterAbstract {
+    const id = `${kind}:${durationSeconds}:${points}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
-      const opts = { points: 1, duration: durationSeconds, keyPrefix: kind };
+      const opts = { points, duration: durationSeconds, keyPrefix: kind };
       limiter =
         this.store.kind === 'postgres'
-          ? new RateLimiterPostgres({ ...opts, storeClient: this.store.pool, tableName: BUDGETS_TABLE, tableCreated: true, clearExpiredByTimeout: false })
+          ? new RateLimiterPostgresWholeMs({ ...opts, storeClient: this.store.pool, tableName: BUDGETS_TABLE, tableCreated: true, clearExpiredByTimeout: false })
           : new RateLimiterMemory(opts);
       this.limiters.set(id, limiter);
     }
@@ -109,13 +168,43 @@ export class ProviderBudgets {
   }
 }
 
+/** A `bucket` budget is counted in (at most) this many windows of its period, each allowed as many parts of it. */
+const BUCKET_SLICES = 10;
+
+function applicable(budgets: RequestBudget[] | undefined, call: BudgetCall): RequestBudget[] {
+  return (budgets ?? []).filter((b) => (!b.path || b.path.test(call.path)) && (!b.methods || b.methods.includes(call.method)));
+}
+
+/** A call's cost by the budget's endpoint table (first match), else its default, else 1. */
+export function costOf(budget: Pick<RequestBudget, 'cost'>, call: Pick<BudgetCall, 'method' | 'path'>): number {
+  const rule = budget.cost?.byEndpoint?.find((r) => (!r.path || r.path.test(call.path)) && (!r.methods || r.methods.includes(call.method)));
+  return rule?.cost ?? budget.cost?.default ?? 1;
+}
+
+function msToNextUtcDay(now = Date.now()): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
+}
+
+/**
+ * rate-limiter-flexible keeps a window's end in a bigint column (epoch milliseconds): an evenly spaced window
+ * is a fraction of a millisecond long more often than not (748.16 ms), and such a query fails, which the
+ * limiter answers by letting the call through. The end is rounded up to a whole millisecond here.
+ */
+class RateLimiterPostgresWholeMs extends RateLimiterPostgres {
+  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<unknown> {
+    const upsert = (RateLimiterPostgres.prototype as unknown as { _upsert: (...args: unknown[]) => Promise<unknown> })._upsert;
+    return upsert.call(this, key, Math.ceil(points), Math.ceil(msDuration), forceExpire);
+  }
+}
+
 /** Clients built without the services (a credentials check) count in this process. */
 export const processBudgets = new ProviderBudgets();
 
 /** The refusal, or undefined when the call may go; a store that cannot be reached does not stop calls. */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | undefined> {
+async function consume(limiter: RateLimiterAbstract, key: string, points = 1): Promise<RateLimiterRes | undefined> {
   try {
-    await limiter.consume(key);
+    await limiter.consume(key, points);
     return undefined;
   } catch (err) {
     if (err instanceof RateLimiterRes) return err;

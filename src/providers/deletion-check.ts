@@ -1,3 +1,4 @@
+import { ProviderError } from './http-client';
 import type { DeletionCheck, SyncOptions, SyncBatch, AdapterContext } from './types';
 
 /**
@@ -13,4 +14,15 @@ export function idsOfFullRun(run: (ctx: AdapterContext, opts: SyncOptions) => As
       }
     },
   };
+}
+
+/** Whether the object at `path` still exists: the provider answers it (true), or 404/410, or 301 for one renamed or moved (false); anything else throws. */
+export async function existsAt(ctx: AdapterContext, path: string, query?: Record<string, string>): Promise<boolean> {
+  try {
+    await ctx.http.get(path, { query });
+    return true;
+  } catch (err) {
+    if (err instanceof ProviderError && ([301, 404, 410].includes(err.providerStatus))) return false;
+    throw err;
+  }
 }

@@ -176,8 +176,12 @@ export class ProviderHttpClient {
       const data = parseBody(text, headers['content-type']);
       const status = res.statusCode;
       this.report({ method, url, startedAt, status, headers });
-      // A budget the provider reports spent holds the connection's next calls, in every process, until its reset.
-      if (this.opts.paceBudgets) await this.budgets.hold(budgetCall, this.exhaustedBudgetResetMs(headers) ?? 0);
+      if (this.opts.paceBudgets) {
+        // Budgets charged by the answer's cost (Linear's complexity) are charged what the call actually cost.
+        await this.budgets.settle(budgetCall, this.opts.manifest.budgets, headers);
+        // A budget the provider reports spent holds the connection's next calls, in every process, until its reset.
+        await this.budgets.hold(budgetCall, this.exhaustedBudgetResetMs(headers) ?? 0);
+      }
       if (status < 300) return { status, headers, data: data as T };
 
       if (status === 401 && !refreshed && this.opts.onUnauthorized) {

@@ -24,6 +24,28 @@ export interface RequestBudget {
    * serves every account (HubSpot, GitHub: the token or the portal, which the URL does not tell).
    */
   scope: 'account' | 'connection';
+  /**
+   * How calls are spread (default `even`: spaced `perSeconds / requests` apart, for second-to-hour windows).
+   * `daily`: a count per UTC day, spent as calls come (spacing a day's budget over the day would slow every
+   * sync); once spent, calls wait for the next UTC day, which a sync job spends as `waiting_for_rate_limit`.
+   * `bucket`: for a leaky bucket charged by cost (Linear's complexity): at most a tenth of the budget in each
+   * tenth of the period, so the bucket is never drawn faster than it refills, with bursts inside a tenth.
+   */
+  pacing?: 'even' | 'daily' | 'bucket';
+  /** What one call costs in the budget's unit, for budgets counted in tokens or points (`daily`, `bucket`). */
+  cost?: BudgetCost;
+}
+
+/** The cost of a call: by endpoint (first match), or read from the provider's answer. Default 1. */
+export interface BudgetCost {
+  byEndpoint?: { path?: RegExp; methods?: string[]; cost: number }[];
+  default?: number;
+  /**
+   * The answer's header that tells the call's actual cost (Linear's `x-complexity`): `estimate` (or the last
+   * cost seen on the connection) is reserved before the call, and the difference settled after it.
+   */
+  header?: string;
+  estimate?: number;
 }
 
 export interface RateLimitHeaders {

@@ -30,6 +30,11 @@ export interface SyncBatch {
   records: UnifiedRecord[];
   /** Opaque position after this batch, saved so a crashed run resumes here. */
   resume: string | null;
+  /**
+   * Parents whose children of `objectType` this batch lists in full (every comment of each changed ticket):
+   * their stored children it does not list are gone and are marked deleted, at no extra provider call.
+   */
+  completeChildren?: { objectType: string; parents: { objectType: string; remoteId: string }[] };
 }
 
 export interface SyncOptions {
@@ -61,6 +66,20 @@ export interface ObjectSyncer {
    * deletion check. Without it, such deletions are seen at the next full run only.
    */
   deletionCheck?: DeletionCheck;
+  /**
+   * For full-run streams walked by offset or page number, where an item deleted during the run moves the
+   * next ones back a place and one can go unread: whether an object the run did not list still exists, asked
+   * of the provider for that object alone. A full run then marks deleted only the unlisted objects the
+   * provider confirms gone (at most a bounded number per run; the rest at the next runs).
+   */
+  stillExists?(ctx: AdapterContext, object: UnlistedObject): Promise<boolean>;
+}
+
+/** An object a full run did not list, as stored. */
+export interface UnlistedObject {
+  objectType: string;
+  remoteId: string;
+  remoteData: Record<string, unknown>;
 }
 
 export interface DeletionCheck {

@@ -122,15 +122,52 @@ export class UnifiedRepo {
   }
 
   /**
-   * After a complete full run: objects of these types that the run did not see are gone from the
-   * provider — except objects written after the run started (created through the API meanwhile).
+   * Children of `objectType` of these parents (Omniport ids) that a complete listing of their children did
+   * not list are gone — except those written since `since` (the run's start: saved by this run, or created
+   * through the API meanwhile). Writes their `.deleted` record events.
    */
-  async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
+  async markChildrenNotListedDeleted(connectionId: string, objectType: string, parentIds: string[], listedRemoteIds: string[], since: Date): Promise<number> {
+    if (parentIds.length === 0) return 0;
+    const result = await this.db.execute(sql`
+      with changes as (
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        where connection_id = ${connectionId} and object_type = ${objectType} and not remote_was_deleted
+          and parent_id in (select x::uuid from jsonb_array_elements_text(${JSON.stringify(parentIds)}::jsonb) as x)
+          and remote_id not in (select x from jsonb_array_elements_text(${JSON.stringify(listedRemoteIds)}::jsonb) as x)
+          and updated_at < ${since.toISOString()}::timestamptz
+        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+      ),
+      ${recordEvents('changes')}
+      select count(*)::int as n from changes`);
+    return Number(rowsOf(result)[0]!.n);
+  }
+
+  /**
+   * Objects of these types that a full run did not see (not deleted yet, written before the run started), at
+   * most `limit`: the candidates a stream walked by offset confirms with the provider one by one.
+   */
+  async unseenInRun(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date, limit: number) {
+    const result = await this.db.execute(sql`
+      select object_type, remote_id, remote_data from unified_objects
+      where connection_id = ${connectionId} and object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not remote_was_deleted
+        and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz
+      order by seq limit ${limit}`);
+    return rowsOf(result).map((r) => ({ objectType: String(r.object_type), remoteId: String(r.remote_id), remoteData: (r.remote_data ?? {}) as Record<string, unknown> }));
+  }
+
+  /**
+   * After a complete full run: objects of these types that the run did not see are gone from the
+   * provider — except objects written after the run started (created through the API meanwhile). With
+   * `only`, just those of them (the ones the provider confirmed gone).
+   */
+  async markUnseenDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date, only?: { objectType: string; remoteId: string }[]): Promise<number> {
+    if (only && only.length === 0) return 0;
+    const onlyThese = only ? sql`and (object_type, remote_id) in (select x->>'objectType', x->>'remoteId' from jsonb_array_elements(${JSON.stringify(only)}::jsonb) as x)` : sql``;
     const result = await this.db.execute(sql`
       with changes as (
         update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
         where connection_id = ${connectionId} and object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not remote_was_deleted
-          and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz
+          and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz ${onlyThese}
         returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}

@@ -12,7 +12,12 @@ import { startTestServer, type TestServer } from '../support/harness';
 import { limitedAccounts } from '../support/limited-accounts';
 
 /** The documented rate, counted over one-second windows. */
-const perSecond = (b: RequestBudget): RequestBudget => ({ ...b, requests: Math.max(5, Math.floor(b.requests / b.perSeconds)), perSeconds: 1 });
+// Daily budgets stay as they are: a small account never reaches them. A cost budget keeps room for two of its
+// costliest calls a second (Linear: 10,000 points a query at most), or a single query could never pass.
+const perSecond = (b: RequestBudget): RequestBudget =>
+  b.pacing === 'daily'
+    ? b
+    : { ...b, requests: Math.max(b.pacing === 'bucket' ? 2 * (b.cost?.estimate ?? 1) : 5, Math.floor(b.requests / b.perSeconds)), perSeconds: 1 };
 const scaled = Object.fromEntries(
   Object.entries(limitedAccounts).map(([name, { adapter }]) => [name, { ...adapter, manifest: { ...adapter.manifest, budgets: adapter.manifest.budgets!.map(perSecond) } } as ProviderAdapter]),
 );

@@ -37,6 +37,8 @@ export interface LimitedAccount {
   requests: readonly Recorded[];
   /** Whether a recorded answer is the provider's rate-limit refusal. */
   refused(r: Recorded): boolean;
+  /** What the run spent of a budget counted in cost rather than calls (Linear's complexity points). */
+  spent?(budget: string): number | undefined;
   close(): Promise<unknown>;
 }
 
@@ -118,11 +120,24 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
     async start(records, budgets) {
       const sim = await startLinearSimulator({
         recordBodies: false,
-        rateLimit: { enforce: true, requestsPerHour: find(budgets, 'requests').requests, windowMs: windowMs(budgets, 'requests') },
+        rateLimit: {
+          enforce: true,
+          requestsPerHour: find(budgets, 'requests').requests,
+          complexityPerHour: find(budgets, 'complexity').requests,
+          windowMs: windowMs(budgets, 'requests'),
+        },
       });
       sim.seedIssues(records);
       // Linear refuses with HTTP 400 RATELIMITED, never 429; no other 400 is expected in a sync.
-      return { url: sim.url, credentials: { access_token: sim.apiKey }, requests: sim.requests, refused: (r) => r.status === 400, close: () => sim.close() };
+      return {
+        url: sim.url,
+        credentials: { access_token: sim.apiKey },
+        requests: sim.requests,
+        refused: (r) => r.status === 400,
+        // The complexity budget is charged in points, not calls.
+        spent: (budget) => (budget === 'complexity' ? sim.operations.reduce((sum, op) => sum + op.complexity, 0) : undefined),
+        close: () => sim.close(),
+      };
     },
   },
   front: {

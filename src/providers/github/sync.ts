@@ -9,7 +9,7 @@
  * GitHub reports no deletions: every stream has `reportsDeletions: false`, so a full run that
  * completes marks what it did not see as deleted.
  */
-import { idsOfFullRun } from '../deletion-check';
+import { existsAt, idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { compareNames, isStatus, listRepos, pages, updatedSincePages, type Page, type ResolvedOptions } from './api';
 import { isPullRequestComment, unifyComment } from './comment.mapper';
@@ -87,6 +87,8 @@ function collectionsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: page.items.filter((r) => r && typeof r.full_name === 'string').map(unifyRepository), resume: page.next };
       }
     },
+    // Listed by page number: a repository the run did not list is asked for by name (renamed or moved: 301, gone here).
+    stillExists: (ctx, repo) => existsAt(ctx, `/repos/${repo.remoteId}`),
   };
 }
 
@@ -129,6 +131,8 @@ function tagsSyncer(o: ResolvedOptions): ObjectSyncer {
         items.filter((l): l is GhLabel & { id: number; name: string } => typeof l?.id === 'number' && typeof l.name === 'string').map(unifyLabel),
       );
     },
+    // Listed by page number: a label the run did not list is asked for at its own address (GitHub's `url`).
+    stillExists: (ctx, label) => (typeof label.remoteData.url === 'string' ? existsAt(ctx, label.remoteData.url) : Promise.resolve(false)),
   };
 }
 

@@ -4,7 +4,7 @@
  * last page. Only tickets and comments are incremental (`updated_after`); the others are small and
  * re-read in full, so deletions are found by the sync's full-run sweep.
  */
-import { idsOfFullRun } from '../deletion-check';
+import { existsAt, idsOfFullRun } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { apiRoot, isGone, memberProjects, offsetPages, projectIssuePages, webBase, type IssueCursor, type ResolvedOptions } from './api';
 import { unifyNote } from './comment.mapper';
@@ -68,6 +68,8 @@ function teamsSyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records: uniqueRecords(page.items.filter((g) => typeof g?.id === 'number').map(unifyGroup)), resume: page.next ? JSON.stringify(page.next) : null };
       }
     },
+    // Listed by offset: a group the run did not list is asked for alone.
+    stillExists: (ctx, group) => existsAt(ctx, `${apiRoot(ctx)}/groups/${encodeURIComponent(group.remoteId)}`),
   };
 }
 
@@ -172,6 +174,8 @@ async function* issueBatches(
   o: ResolvedOptions,
   opts: { since?: Date; resume?: string },
   toRecords: (project: GlProject, issues: GlIssue[]) => Promise<UnifiedRecord[]>,
+  /** Children these issues' records list in full (their notes), for `SyncBatch.completeChildren`. */
+  completeChildren?: (project: GlProject, issues: GlIssue[]) => SyncBatch['completeChildren'],
 ): AsyncGenerator<SyncBatch> {
   const r = parseResume(opts.resume);
   let cur = r.cur;
@@ -181,7 +185,7 @@ async function* issueBatches(
     try {
       for await (const page of projectIssuePages(ctx, project.id, o, { since: opts.since, start })) {
         const resume: ProjectResume = page.cursor ? { cur: { pid: project.id, c: page.cursor } } : { after: project.id };
-        yield { records: uniqueRecords(await toRecords(project, page.items)), resume: JSON.stringify(resume) };
+        yield { records: uniqueRecords(await toRecords(project, page.items)), resume: JSON.stringify(resume), completeChildren: completeChildren?.(project, page.items) };
       }
     } catch (err) {
       // The project went away (or out of reach) between the listing and this call: its issues go with it.
@@ -222,21 +226,32 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     run: (ctx, opts) =>
-      issueBatches(ctx, o, opts, async (project, issues) => {
-        const web = webBase(ctx);
-        const withNotes = issues.filter((i) => i.user_notes_count === undefined || i.user_notes_count === null || i.user_notes_count > 0);
-        const perIssue = await Promise.all(withNotes.map((i) => issueNotes(ctx, o, i)));
-        const records: UnifiedRecord[] = [];
-        perIssue.forEach((notes, k) => {
-          const issue = withNotes[k]!;
-          const noteCtx = { ticketRemoteId: issueRemoteId(issue.project_id ?? project.id, issue.iid), projectId: issue.project_id ?? project.id, web };
-          for (const n of notes) {
-            const u = unifyNote(n, noteCtx, ctx.ids);
-            records.push(u.comment, ...u.attachments);
-          }
-        });
-        return records;
-      }),
+      issueBatches(
+        ctx,
+        o,
+        opts,
+        async (project, issues) => {
+          const web = webBase(ctx);
+          const withNotes = issues.filter((i) => i.user_notes_count === undefined || i.user_notes_count === null || i.user_notes_count > 0);
+          const perIssue = await Promise.all(withNotes.map((i) => issueNotes(ctx, o, i)));
+          const records: UnifiedRecord[] = [];
+          perIssue.forEach((notes, k) => {
+            const issue = withNotes[k]!;
+            const noteCtx = { ticketRemoteId: issueRemoteId(issue.project_id ?? project.id, issue.iid), projectId: issue.project_id ?? project.id, web };
+            for (const n of notes) {
+              const u = unifyNote(n, noteCtx, ctx.ids);
+              records.push(u.comment, ...u.attachments);
+            }
+          });
+          return records;
+        },
+        // Every user note of each changed issue is read (a deleted note touches its issue's `updated_at`, like
+        // a new one): its stored notes not among them were deleted. Issues without notes have none left.
+        (project, issues) => ({
+          objectType: 'ticketing.comment',
+          parents: issues.map((i) => ({ objectType: 'ticketing.ticket', remoteId: issueRemoteId(i.project_id ?? project.id, i.iid) })),
+        }),
+      ),
   };
 }
 

@@ -1,6 +1,5 @@
 /**
- * HubSpot reads shared by sync and writes: list pages (`after` cursors, the next page fetched while the
- * current one is stored), search pages (keyset on hs_object_id), one object, and options.
+ * HubSpot reads shared by sync and writes: list pages (`after` cursors), search pages (keyset on hs_object_id), one object, and options.
  */
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
@@ -41,19 +40,14 @@ export interface Page<T> {
 }
 
 /**
- * Walks a list with `after` cursors to the last page. The next page is requested before the current one
- * is handed over, so reading HubSpot and storing overlap; a failed prefetch surfaces when it is awaited.
+ * Walks a list with `after` cursors to the last page. Reading ahead (the next page fetched while the
+ * current one is stored) is the sync engine's job for every provider (core/read-ahead.ts), not done here.
  */
 export async function* pages<T>(fetchPage: (after: string | undefined) => Promise<Page<T>>, start?: string): AsyncGenerator<Page<T>> {
-  let pending = fetchPage(start);
   let current = start;
   for (;;) {
-    const page = await pending;
+    const page = await fetchPage(current);
     const next = page.next && page.next !== current ? page.next : null;
-    if (next) {
-      pending = fetchPage(next);
-      pending.catch(() => {}); // awaited on the next turn; never an unhandled rejection if the consumer stops
-    }
     yield { items: page.items, next };
     if (!next) return;
     current = next;

@@ -46,9 +46,11 @@ export const hubspotManifest: ProviderManifest = {
   rateLimitHeaders: { remaining: 'x-hubspot-ratelimit-remaining' },
   // https://developers.hubspot.com/docs/api/usage-details — 100 requests every 10 seconds per app and account
   // on Free and Starter (190 on Professional and Enterprise), and the CRM search endpoints 5 a second per account.
-  // The daily limit (250,000 and up) is not paced: its headers and 429s are waited out.
+  // The daily limit (250,000 on Free and Starter, 500,000 and up on higher plans) is counted per UTC day,
+  // spent as calls come; once spent, a sync waits for the next day (waiting_for_rate_limit).
   budgets: [
     { name: 'burst', requests: 100, perSeconds: 10, scope: 'connection' },
+    { name: 'daily', requests: 250_000, perSeconds: 86_400, pacing: 'daily', scope: 'connection' },
     { name: 'search', requests: 5, perSeconds: 1, path: /\/search\/?$/, scope: 'connection' },
   ],
   capabilities: {

@@ -3,6 +3,7 @@
  * users), tags (labels), tickets (JQL search), then comments with the issues' attachments. Each yields
  * one batch per provider page.
  */
+import { existsAt } from '../deletion-check';
 import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { API, arrayPages, ISSUE_FIELDS, isStatus, jqlDate, myself, pageBean, searchPages, type ResolvedOptions } from './api';
 import { unifyAttachment, unifyComment } from './comment.mapper';
@@ -11,8 +12,16 @@ import { unifyTicket } from './ticket.mapper';
 import type { JiraComment, JiraGroup, JiraIssue, JiraProject, JiraUser } from './types';
 
 /** A full listing with offset pagination; `resume` is the next `startAt`. */
-function pageBeanSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (item: T) => UnifiedRecord | undefined, query: Record<string, string> = {}): ObjectSyncer {
+function pageBeanSyncer<T>(
+  o: ResolvedOptions,
+  key: string,
+  path: string,
+  unify: (item: T) => UnifiedRecord | undefined,
+  query: Record<string, string> = {},
+  stillExists?: ObjectSyncer['stillExists'],
+): ObjectSyncer {
   return {
+    stillExists,
     key,
     objectTypes: [key],
     incremental: false,
@@ -75,6 +84,11 @@ function directorySyncer(o: ResolvedOptions): ObjectSyncer {
         yield { records, resume: page.next === null ? null : String(page.next) };
       }
     },
+    // Listed by offset (`startAt`): a user or group the run did not list is asked for alone.
+    stillExists: (ctx, object) =>
+      object.objectType === 'ticketing.user'
+        ? existsAt(ctx, `${API}/user`, { accountId: object.remoteId })
+        : existsAt(ctx, `${API}/group/member`, { groupId: object.remoteId, maxResults: '1' }),
   };
 }
 
@@ -202,7 +216,11 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
       for await (const page of issuePages(ctx, o, opts, ['attachment', 'comment', 'updated'], o.commentIssuesPerBatch)) {
         const perIssue = await Promise.all(page.issues.map((i) => embeddedComments(i) ?? issueComments(ctx, String(i.id), o.commentPageSize)));
         const records = page.issues.flatMap((issue, i) => commentRecords(ctx, issue, perIssue[i]!));
-        yield { records, resume: page.resume };
+        // Each changed issue's comments are read in full: its stored comments not among them were deleted. (Jira
+        // does not document whether deleting a comment changes the issue's `updated`; if not, such a deletion
+        // is seen when the issue next changes, or at a full run.)
+        const parents = page.issues.map((i) => ({ objectType: 'ticketing.ticket', remoteId: String(i.id) }));
+        yield { records, resume: page.resume, completeChildren: { objectType: 'ticketing.comment', parents } };
       }
     },
   };
@@ -210,7 +228,10 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
 
 export function jiraSyncers(o: ResolvedOptions): ObjectSyncer[] {
   return [
-    pageBeanSyncer<JiraProject>(o, 'ticketing.collection', `${API}/project/search`, unifyProject, { expand: 'description' }),
+    // Listed by offset (`startAt`): a project the run did not list is asked for alone.
+    pageBeanSyncer<JiraProject>(o, 'ticketing.collection', `${API}/project/search`, unifyProject, { expand: 'description' }, (ctx, p) =>
+      existsAt(ctx, `${API}/project/${encodeURIComponent(p.remoteId)}`),
+    ),
     directorySyncer(o),
     pageBeanSyncer<string>(o, 'ticketing.tag', `${API}/label`, (l) => (typeof l === 'string' && l !== '' ? unifyLabel(l) : undefined)),
     ticketsSyncer(o),

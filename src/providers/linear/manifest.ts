@@ -30,9 +30,13 @@ export const linearManifest: ProviderManifest = {
     { remaining: 'x-ratelimit-requests-remaining', reset: 'x-ratelimit-requests-reset', resetKind: 'epoch-ms' },
     { remaining: 'x-ratelimit-complexity-remaining', reset: 'x-ratelimit-complexity-reset', resetKind: 'epoch-ms' },
   ],
-  // 5,000 requests an hour per API key or user (a leaky bucket refilled at 5,000/h); the complexity budget
-  // depends on each query, so it is followed through its headers (a budget at 0 holds calls until its reset).
-  budgets: [{ name: 'requests', requests: 5000, perSeconds: 3600, scope: 'connection' }],
+  // 5,000 requests an hour per API key or user, and 3,000,000 complexity points an hour for API keys (leaky
+  // buckets refilled at limit / hour). A query's complexity is known from its answer (`x-complexity`): the last
+  // one seen is reserved before a call (10,000, the most a query may cost, at first) and settled after it.
+  budgets: [
+    { name: 'requests', requests: 5000, perSeconds: 3600, scope: 'connection' },
+    { name: 'complexity', requests: 3_000_000, perSeconds: 3600, pacing: 'bucket', scope: 'connection', cost: { header: 'x-complexity', estimate: 10_000 } },
+  ],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

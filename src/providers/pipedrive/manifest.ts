@@ -29,10 +29,27 @@ export const pipedriveManifest: ProviderManifest = {
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' },
   // https://pipedrive.readme.io/docs/core-api-concepts-rate-limiting — a 2-second burst window per token: 20
   // requests with an api_token on Essential, the lowest plan (up to 120; OAuth tokens 80 to 480), search 10.
-  // The daily token budget (30,000 × plan multiplier × seats, costs per endpoint) is not paced: its 429s are
-  // waited out, and a wait past a call's reach becomes waiting_for_rate_limit.
+  // The daily token budget (30,000 base tokens × plan multiplier × seats; the lowest, one Essential seat, here)
+  // is counted per UTC day in tokens, each call charged its endpoint's cost: search 40, a list 20, one object
+  // 2, a write 10 (Pipedrive's published costs for API v1; v2 endpoints cost less, so this errs on the safe side).
+  // Once spent, a sync waits for the next day (waiting_for_rate_limit).
   budgets: [
     { name: 'burst', requests: 20, perSeconds: 2, scope: 'connection' },
+    {
+      name: 'daily',
+      requests: 30_000,
+      perSeconds: 86_400,
+      pacing: 'daily',
+      scope: 'connection',
+      cost: {
+        byEndpoint: [
+          { path: /\/search$/, cost: 40 },
+          { methods: ['GET'], path: /\/\d+$/, cost: 2 },
+          { methods: ['GET'], cost: 20 },
+        ],
+        default: 10,
+      },
+    },
     { name: 'search', requests: 10, perSeconds: 2, path: /\/search$/, scope: 'connection' },
   ],
   capabilities: {

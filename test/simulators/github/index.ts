@@ -349,6 +349,13 @@ export async function startGithubSimulator(opts: GithubSimulatorOptions = {}): P
       return list(req, [...repo.labels.values()].sort((a, b) => a.id - b.id), (l) => ser.label(repo, l));
     }),
 
+    route('GET', '/repos/{owner}/{repo}/labels/{name}', (_req, p, v) => {
+      const repo = visibleRepo(p, v);
+      const label = [...repo.labels.values()].find((l) => l.name.toLowerCase() === decodeURIComponent(p.name!).toLowerCase());
+      if (!label) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/labels#get-a-label' } };
+      return { status: 200, body: ser.label(repo, label) };
+    }),
+
     route('GET', '/repos/{owner}/{repo}/issues', (req, p, v) => {
       const repo = visibleRepo(p, v);
       issuesEnabled(repo);

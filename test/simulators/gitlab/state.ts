@@ -554,6 +554,14 @@ export class GitlabState {
     return n;
   }
 
+  /** Deleting a note touches its issue too (the same `touch: true`). */
+  deleteNote(noteId: number): void {
+    const n = this.notes.get(noteId);
+    if (!n) return;
+    this.notes.delete(noteId);
+    for (const issue of this.issues.values()) if (issue.id === n.issue_id) issue.updated_at = Math.max(issue.updated_at, this.now());
+  }
+
   // ------------------------------------------------------------------ uploads
 
   addUpload(projectId: number, file: { filename: string; contentType: string; content: Buffer }, uploaderId: number): UploadRecord {

@@ -390,6 +390,19 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     return ok(pageBean('/rest/api/3/project/search', req.query, values, qInt(req.query, 'startAt', 0), qInt(req.query, 'maxResults', 50, 100)));
   });
 
+  route('GET', '/project/{id}', ({ req, params }) => {
+    const expand = (req.query.get('expand') ?? '').split(',').map((s) => s.trim());
+    const p = [...state.projects.values()].find((x) => !x.deleted && (x.id === params[0] || x.key === params[0]));
+    if (!p) fail(404, `No project could be found with key '${params[0]}'.`);
+    return ok(state.renderProject(p!, expand));
+  });
+
+  route('GET', '/user', ({ req }) => {
+    const u = state.users.get(req.query.get('accountId') ?? '');
+    if (!u) fail(404, 'Specified user does not exist or you do not have required permissions');
+    return ok(state.renderUser(u!));
+  });
+
   route('GET', '/label', ({ req }) => ok(pageBean('/rest/api/3/label', req.query, state.labels(), qInt(req.query, 'startAt', 0), qInt(req.query, 'maxResults', 1000, 1000))));
 
   route('GET', '/field', () => ok(state.fields.map((f) => state.renderField(f))));
