@@ -4,7 +4,8 @@
  * given (Close's PUT changes the fields sent).
  */
 import { AppError } from '../../core/errors';
-import type { AdapterContext, CrmOperations, CrmWrite, UnifiedRecord, WriteResult } from '../types';
+import type { AdapterContext, CrmOperations, CrmWrite, UnifiedRecord } from '../types';
+import { crmWritesByType } from '../crm-writers';
 import { API, bodyOf, isNotFound, type FieldDefinitions } from './api';
 import { customFieldsBody } from './custom-fields';
 import {
@@ -108,27 +109,12 @@ export function closeCrmOperations(defs: FieldDefinitions): CrmOperations {
     return unifyActivityEngagement(await write<CloseActivity>(ctx, `${API}/activity/call/`, remoteId, body, 'call'), ctx.ids);
   }
 
-  const writers: Record<string, (ctx: AdapterContext, remoteId: string | null, input: CrmWrite) => Promise<UnifiedRecord>> = {
+  return crmWritesByType({ id: 'close', name: 'Close' }, {
     'crm.contact': writeContact,
     'crm.company': writeCompany,
     'crm.deal': writeDeal,
     'crm.note': writeNote,
     'crm.task': writeTask,
     'crm.engagement': writeEngagement,
-  };
-
-  function writer(objectType: string) {
-    const w = writers[objectType];
-    if (!w) throw new AppError('unsupported_by_provider', `Close cannot write ${objectType}`, { provider: 'close' });
-    return w;
-  }
-
-  return {
-    async create(ctx, objectType, input): Promise<WriteResult> {
-      return { record: await writer(objectType)(ctx, null, input) };
-    },
-    async update(ctx, objectType, remoteId, patch): Promise<WriteResult> {
-      return { record: await writer(objectType)(ctx, remoteId, patch) };
-    },
-  };
+  });
 }

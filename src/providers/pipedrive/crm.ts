@@ -2,8 +2,8 @@
  * Unified CRM writes on Pipedrive. Pipedrive has no batch-create API, so there is no `createMany`: the
  * core creates the elements of a batch one request each (bounded by the connection's client).
  */
-import { AppError } from '../../core/errors';
-import type { AdapterContext, CrmOperations, CrmWrite, UnifiedRecord, WriteResult } from '../types';
+import type { AdapterContext, CrmOperations, CrmWrite, UnifiedRecord } from '../types';
+import { crmWritesByType } from '../crm-writers';
 import { activityStart } from './activity';
 import { V1, V2, dataOf, type FieldDefinitions, type FieldEntity } from './api';
 import { desunifyOrganization, unifyOrganization } from './company.mapper';
@@ -108,27 +108,12 @@ export function pipedriveCrmOperations(defs: FieldDefinitions): CrmOperations {
     return unifyEngagement(await writeV2<PdActivity & WithCustom>(ctx, 'activities', remoteId, body), ctx.ids);
   }
 
-  const writers: Record<string, (ctx: AdapterContext, remoteId: string | null, input: CrmWrite) => Promise<UnifiedRecord>> = {
+  return crmWritesByType({ id: 'pipedrive', name: 'Pipedrive' }, {
     'crm.contact': writeContact,
     'crm.company': writeCompany,
     'crm.deal': writeDeal,
     'crm.note': writeNote,
     'crm.task': writeTask,
     'crm.engagement': writeEngagement,
-  };
-
-  function writer(objectType: string) {
-    const w = writers[objectType];
-    if (!w) throw new AppError('unsupported_by_provider', `Pipedrive cannot write ${objectType}`, { provider: 'pipedrive' });
-    return w;
-  }
-
-  return {
-    async create(ctx, objectType, input): Promise<WriteResult> {
-      return { record: await writer(objectType)(ctx, null, input) };
-    },
-    async update(ctx, objectType, remoteId, patch): Promise<WriteResult> {
-      return { record: await writer(objectType)(ctx, remoteId, patch) };
-    },
-  };
+  });
 }
