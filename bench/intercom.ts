@@ -8,7 +8,7 @@
 import { ProviderRegistry } from '../src/providers/registry';
 import { intercomAdapter } from '../src/providers/intercom';
 import { startIntercomSimulator } from '../test/simulators/intercom';
-import { connect, percentile, startBenchServer, syncAll } from './support';
+import { connect, listLatencies, startBenchServer, syncAll } from './support';
 
 const tickets = Number(process.argv[2] ?? 1000);
 const partsPerTicket = Number(process.argv[3] ?? 2);
@@ -25,17 +25,7 @@ const changed = Math.max(1, Math.round(tickets / 100));
 for (const id of ids.slice(0, changed)) sim.updateTicketRemotely(id, { _default_title_: `changed ${id}` });
 await syncAll(bench, connectionId, `incremental sync after ${changed} remote changes`, syncOptions);
 
-for (const limit of [50, 1000]) {
-  const times: number[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 30; i++) {
-    const started = performance.now();
-    const res = await bench.call('GET', `/ticketing/tickets?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, undefined, { 'x-connection-token': token });
-    times.push(performance.now() - started);
-    cursor = res.body.next_cursor;
-  }
-  console.log(`list ${limit}/page: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
-}
+await listLatencies(bench, token, '/ticketing/tickets');
 
 await bench.omniport.close();
 await sim.close();

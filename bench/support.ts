@@ -104,6 +104,21 @@ export async function syncAll(
 }
 
 /** Posts `batches` batches to a batch endpoint and prints objects/s and time per batch. */
+/** p50 and p95 of 30 consecutive list pages (following the cursor), at 50 and at 1,000 objects a page. */
+export async function listLatencies(bench: Bench, token: string, path: string) {
+  for (const limit of [50, 1000]) {
+    const times: number[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      const res = await bench.call('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, undefined, { 'x-connection-token': token });
+      times.push(performance.now() - started);
+      cursor = res.body.next_cursor;
+    }
+    console.log(`list ${limit}/page: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`);
+  }
+}
+
 export async function batchRun(bench: Bench, token: string, path: string, label: string, batches: number, makeBatch: () => unknown[]) {
   const rss = trackPeakRss();
   const started = performance.now();

@@ -4,6 +4,11 @@ export type Vertical = 'ticketing' | 'crm';
 export type AuthKind = 'oauth2' | 'api_token' | 'basic';
 export type Verb = 'create' | 'batch_create' | 'update' | 'list' | 'get' | 'sync' | 'incremental_sync';
 
+/** An object type the provider writes (one by one or in batches) and syncs incrementally. */
+export const WRITE_AND_SYNC: readonly Verb[] = ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'];
+/** A read-only object type read whole on every sync (users, pipeline stages). */
+export const READ_ONLY_SYNC: readonly Verb[] = ['list', 'get', 'sync'];
+
 /**
  * A limit the provider documents: at most `requests` every `perSeconds` (for requests matching `path` and
  * `methods`), counted per `scope`. Calls are paced to it by one limiter shared by every process on the

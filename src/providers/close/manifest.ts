@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderManifest } from '../manifest';
+import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
 
 /**
  * Close (REST API v1, https://developer.close.com). An API key sent as the user name of HTTP basic auth,
@@ -30,14 +30,14 @@ export const closeManifest: ProviderManifest = {
   budgets: [{ name: 'api key', requests: 20, perSeconds: 1, scope: 'connection' }],
   capabilities: {
     // Close has no batch-create API: batch calls create one object per request.
-    'crm.contact': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.company': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.deal': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.stage': ['list', 'get', 'sync'],
-    'crm.user': ['list', 'get', 'sync'],
-    'crm.note': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.task': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.engagement': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.contact': [...WRITE_AND_SYNC],
+    'crm.company': [...WRITE_AND_SYNC],
+    'crm.deal': [...WRITE_AND_SYNC],
+    'crm.stage': [...READ_ONLY_SYNC],
+    'crm.user': [...READ_ONLY_SYNC],
+    'crm.note': [...WRITE_AND_SYNC],
+    'crm.task': [...WRITE_AND_SYNC],
+    'crm.engagement': [...WRITE_AND_SYNC],
   },
   limitations: [
     'No batch-create API: POST …/batch creates the objects one request each, answered in order.',

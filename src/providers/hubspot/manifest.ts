@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { ProviderManifest } from '../manifest';
-
-const all = ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'] as const;
+import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
 
 /**
  * HubSpot CRM (api.hubapi.com): CRM objects v3, associations v4, owners, pipelines and properties.
@@ -54,14 +52,14 @@ export const hubspotManifest: ProviderManifest = {
     { name: 'search', requests: 5, perSeconds: 1, path: /\/search\/?$/, scope: 'connection' },
   ],
   capabilities: {
-    'crm.contact': [...all],
-    'crm.company': [...all],
-    'crm.deal': [...all],
-    'crm.note': [...all],
-    'crm.task': [...all],
-    'crm.engagement': [...all],
-    'crm.stage': ['list', 'get', 'sync'],
-    'crm.user': ['list', 'get', 'sync'],
+    'crm.contact': [...WRITE_AND_SYNC],
+    'crm.company': [...WRITE_AND_SYNC],
+    'crm.deal': [...WRITE_AND_SYNC],
+    'crm.note': [...WRITE_AND_SYNC],
+    'crm.task': [...WRITE_AND_SYNC],
+    'crm.engagement': [...WRITE_AND_SYNC],
+    'crm.stage': [...READ_ONLY_SYNC],
+    'crm.user': [...READ_ONLY_SYNC],
   },
   limitations: [
     'A contact has one writable email (email); further addresses (hs_additional_emails) are read-only in the CRM API: more than one email address on a write is refused with 422.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderManifest } from '../manifest';
+import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
 
 /**
  * Pipedrive: API v2 for persons, organizations, deals, activities, stages and field definitions;
@@ -54,14 +54,14 @@ export const pipedriveManifest: ProviderManifest = {
   ],
   capabilities: {
     // No batch-create API in Pipedrive: batch calls create one object per request (bounded parallelism).
-    'crm.contact': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.company': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.deal': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.stage': ['list', 'get', 'sync'],
-    'crm.user': ['list', 'get', 'sync'],
-    'crm.note': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.task': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
-    'crm.engagement': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'crm.contact': [...WRITE_AND_SYNC],
+    'crm.company': [...WRITE_AND_SYNC],
+    'crm.deal': [...WRITE_AND_SYNC],
+    'crm.stage': [...READ_ONLY_SYNC],
+    'crm.user': [...READ_ONLY_SYNC],
+    'crm.note': [...WRITE_AND_SYNC],
+    'crm.task': [...WRITE_AND_SYNC],
+    'crm.engagement': [...WRITE_AND_SYNC],
   },
   limitations: [
     'No batch-create API: POST …/batch creates the objects one request each (at most 8 at a time per connection), answered in order.',
