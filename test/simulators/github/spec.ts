@@ -9,13 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createViolationLog,
-  loadOpenApiValidator,
-  type KnownDeviation,
-  type OpenApiValidator,
-  type SpecViolation,
-} from '../../support/openapi-validator';
+import type { KnownDeviation, SpecViolation } from '../../support/openapi-validator';
+import { loadOpenApiCheck, type OpenApiCheck } from '../shared/openapi-check';
 import { specPath } from '../../support/provider-specs';
 
 export type { SpecViolation, KnownDeviation };
@@ -92,61 +87,16 @@ export async function compilableSpec(file: string): Promise<{ file: string; fixe
   return { file: out, fixes };
 }
 
-export interface SpecCheck {
-  readonly available: boolean;
-  readonly file?: string;
+export interface SpecCheck extends OpenApiCheck {
   /** JSON pointers of the schemas rewritten by {@link compilableSpec}. */
   readonly loadFixes: string[];
-  readonly violations: SpecViolation[];
-  readonly deviations: { violation: SpecViolation; reason: string }[];
-  /** Requests to paths the trimmed description does not cover. */
-  readonly undocumented: { method: string; path: string }[];
-  checkRequest(req: { method: string; path: string; query: URLSearchParams; headers: Record<string, string | string[] | undefined>; body: unknown }): void;
-  checkResponse(req: { method: string; path: string }, status: number, body: unknown): void;
-  clear(): void;
 }
 
+/** The shared OpenAPI traffic check, run on the compilable copy of GitHub's description ({@link compilableSpec}). */
 export async function loadSpecCheck(opts: { enabled?: boolean; file?: string | null; deviations?: readonly KnownDeviation[] } = {}): Promise<SpecCheck> {
   const file = opts.file === null ? undefined : (opts.file ?? specPath('github', GITHUB_SPEC_FILE));
   const enabled = opts.enabled !== false && Boolean(file);
   const compiled = enabled ? await compilableSpec(file!) : undefined;
-  const validator: OpenApiValidator | undefined = compiled ? await loadOpenApiValidator(compiled.file) : undefined;
-  const known = opts.deviations ?? GITHUB_KNOWN_DEVIATIONS;
-  const { violations, deviations, record, clear: clearLog } = createViolationLog(known);
-  const undocumented: { method: string; path: string }[] = [];
-
-  return {
-    available: Boolean(validator),
-    file: validator ? file : undefined,
-    loadFixes: compiled?.fixes ?? [],
-    violations,
-    deviations,
-    undocumented,
-    checkRequest(req) {
-      if (!validator) return;
-      const query: Record<string, string | string[]> = {};
-      for (const key of new Set(req.query.keys())) {
-        const all = req.query.getAll(key);
-        query[key] = all.length === 1 ? all[0]! : all;
-      }
-      const headers = { ...req.headers };
-      delete headers.authorization;
-      const { violations: found } = validator.validateRequest({ method: req.method, path: req.path, query, headers, body: req.body });
-      if (found.some((v) => v.keyword === 'route')) {
-        undocumented.push({ method: req.method, path: req.path });
-        return;
-      }
-      record(found);
-    },
-    checkResponse(req, status, body) {
-      if (!validator) return;
-      const op = validator.matchOperation(req.method, req.path);
-      if (!op) return;
-      record(validator.validateResponse({ method: req.method, path: req.path, operation: op, status, body }));
-    },
-    clear() {
-      clearLog();
-      undocumented.length = 0;
-    },
-  };
+  const check = await loadOpenApiCheck(compiled?.file, opts.deviations ?? GITHUB_KNOWN_DEVIATIONS);
+  return { ...check, file: check.available ? file : undefined, loadFixes: compiled?.fixes ?? [] };
 }
