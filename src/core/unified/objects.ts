@@ -57,29 +57,30 @@ export class UnifiedObjects {
   async get(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined, opts: { remoteData: boolean }): Promise<{ json: string } | { view: View }> {
     if (!opts.remoteData && !HAS_CHILDREN.has(objectType) && isUuid(id)) {
       const found = await this.repo.findPresentedInProject(access.projectId, objectType, id);
-      if (!found || (token && token.id !== found.connectionId)) throw notFound(objectType.split('.')[1]!);
-      const connection = token ?? (await this.connectionOf(access, found.connectionId));
-      if (!connection || connection.projectId !== access.projectId) throw notFound(objectType.split('.')[1]!);
+      const connection = await this.connectionOfFound(access, objectType, found?.connectionId, token);
       const mappings = await this.fieldMapping.mappingsOf(connection);
-      if (!mappings.some((m) => m.objectTypeOwner === objectType)) return { json: found.json };
+      if (!mappings.some((m) => m.objectTypeOwner === objectType)) return { json: found!.json };
     }
     const { row, connection } = await this.findWithConnection(access, objectType, id, token);
     return { view: (await this.views(connection, [row], opts))[0]! };
   }
 
-  private connectionOf(access: AccessContext, connectionId: string) {
-    return this.cache.connection(connectionId, () => this.controlPlane.findConnection(access.projectId, connectionId));
-  }
-
   /** An object by id and its connection, inside the caller's project; a token, if sent, must be that connection. */
   async findWithConnection(access: AccessContext, objectType: string, id: string, token: ConnectionRow | undefined) {
-    const label = objectType.split('.')[1]!;
     const row = isUuid(id) ? await this.repo.findInProject(access.projectId, objectType, id) : undefined;
-    if (!row || (token && token.id !== row.connectionId)) throw notFound(label);
-    // The token's connection is the row's (checked above); without one, the connection comes from the cache.
-    const connection = token ?? (await this.connectionOf(access, row.connectionId));
+    return { row: row!, connection: await this.connectionOfFound(access, objectType, row?.connectionId, token) };
+  }
+
+  /**
+   * The connection of an object found (or not: 404) in the caller's project. A token, if sent, must be that
+   * connection; without one, the connection comes from the cache.
+   */
+  private async connectionOfFound(access: AccessContext, objectType: string, connectionId: string | undefined, token: ConnectionRow | undefined) {
+    const label = objectType.split('.')[1]!;
+    if (!connectionId || (token && token.id !== connectionId)) throw notFound(label);
+    const connection = token ?? (await this.cache.connection(connectionId, () => this.controlPlane.findConnection(access.projectId, connectionId)));
     if (!connection || connection.projectId !== access.projectId) throw notFound(label);
-    return { row, connection };
+    return connection;
   }
 
   /** Read-after-write: the provider's answer is stored before it is returned. */
