@@ -20,6 +20,9 @@ const program = new Command()
   .version(version(), '-v, --version')
   .showHelpAfterError();
 
+/** The exit code of the command being run (a command that finishes but reports a failure sets 1). */
+let exitCode = 0;
+
 function print(json: boolean, value: Record<string, unknown>, text: string) {
   console.log(json ? JSON.stringify(value, null, 2) : text);
 }
@@ -347,7 +350,7 @@ keysCmd
     );
     if (report.remaining > 0) {
       console.error(`omniport: ${report.remaining} values are not under key ${report.keyId} yet (${report.failed} unreadable): keep the older keys listed and run again`);
-      process.exitCode = 1;
+      exitCode = 1;
     }
   });
 
@@ -504,7 +507,7 @@ program
     const { syncWithProgress } = await import('./cli-sync');
     const result = await withServices((s) => syncWithProgress(s, connectionId, { full: opts.full, json: Boolean(opts.json) }));
     if (opts.json) console.log(JSON.stringify(result, null, 2));
-    if (result.failed.length > 0) process.exitCode = 1;
+    if (result.failed.length > 0) exitCode = 1;
   });
 
 program
@@ -516,18 +519,26 @@ program
     const checks = await runDoctor(loadConfig());
     if (opts.json) console.log(JSON.stringify(checks, null, 2));
     else for (const c of checks) console.log(`${c.status === 'ok' ? 'ok  ' : c.status === 'warn' ? 'warn' : 'FAIL'}  ${c.name}: ${c.detail}`);
-    if (checks.some((c) => c.status === 'fail')) process.exitCode = 1;
+    if (checks.some((c) => c.status === 'fail')) exitCode = 1;
   });
 
-export async function main(argv: string[]) {
+/** Runs one command line and returns its exit code; `main` is this plus the process exit. Tests call it in-process. */
+export async function run(argv: string[]): Promise<number> {
+  exitCode = 0;
   try {
     await program.parseAsync(argv);
+    return exitCode;
   } catch (err) {
     const { DataDirLockedError } = await import('./store/database');
     if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof AppError) {
       console.error(`omniport: ${err.message}`);
-      process.exit(err instanceof AppError ? 1 : 78);
+      return err instanceof AppError ? 1 : 78;
     }
     throw err;
   }
+}
+
+export async function main(argv: string[]) {
+  const code = await run(argv);
+  if (code !== 0) process.exit(code);
 }

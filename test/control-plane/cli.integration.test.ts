@@ -1,6 +1,8 @@
 /**
  * The omniport command against a real database (the embedded one in a directory, or PostgreSQL when
- * DATABASE_URL is set): --version, lists and revocations, unique project names, sync with progress, doctor,
+ * DATABASE_URL is set): lists and revocations, unique project names, sync with progress, doctor. The commands
+ * run in this process through `run` (what the binary calls, minus the exit), each opening and closing the
+ * database as the binary does; the binary itself is spawned for --version, one database command and
  * start --port --host.
  */
 import fs from 'node:fs';
@@ -8,8 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openServices } from '../../src/app';
+import { run } from '../../src/cli';
 import { loadConfig } from '../../src/config';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { freshDatabase } from '../support/harness';
@@ -33,6 +36,8 @@ beforeAll(async () => {
     delete env.DATABASE_URL;
     env.OMNIPORT_DATA_DIR = path.join(root, 'data');
   }
+  // In-process commands read their configuration from this process's environment, as the binary does.
+  process.env = env;
   sim = await startZendeskSimulator({ validateSpec: false });
   sim.seedTickets(4, { commentsPerTicket: 1 });
 });
@@ -42,7 +47,8 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function omniport(...args: string[]) {
+/** The binary, in a child process. */
+function spawned(...args: string[]) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const child = spawn('node', [bin, ...args], { env });
     let stdout = '';
@@ -52,6 +58,24 @@ function omniport(...args: string[]) {
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** One command line run in this process, its console and stderr output captured. */
+async function omniport(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const toText = (parts: unknown[]) => `${parts.map(String).join(' ')}\n`;
+  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void (stdout += toText(parts)));
+  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void (stderr += toText(parts)));
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    const code = await run(['node', 'omniport', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+    write.mockRestore();
+  }
+}
 async function json(...args: string[]) {
   const res = await omniport(...args, '--json');
   expect(res.code, res.stderr).toBe(0);
@@ -59,9 +83,12 @@ async function json(...args: string[]) {
 }
 
 describe('the omniport command', { timeout: 600_000 }, () => {
-  it('prints its version', async () => {
-    const res = await omniport('--version');
+  it('the binary prints its version and runs a database command', async () => {
+    const res = await spawned('--version');
     expect(res.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version);
+    const created = await spawned('project', 'create', 'spawned', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'spawned' });
   });
 
   it('creates, lists and revokes; project names are unique; syncs a connection with progress; doctor checks the setup', async () => {

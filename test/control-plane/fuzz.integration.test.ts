@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pLimit from 'p-limit';
 import { startTestServer, type CallResult, type TestServer } from '../support/harness';
@@ -24,7 +25,18 @@ import {
  * Every operation of /openapi.json (and the hosted connect page, which the document hides) receives a
  * fixed set of hostile variants of its path parameters, query, headers and body, with a valid API key
  * and a valid connection token. No answer may be a 5xx, and every JSON error must be in our format.
+ *
+ * The full set is about 20,000 requests. CI sends a fixed third of them (every baseline, then each variant
+ * kept by a hash of its operation and label, so each hostile value is still tried on a third of the
+ * parameters it applies to); FUZZ_FULL=true sends them all.
  */
+const FULL = /^(1|true|yes)$/i.test(process.env.FUZZ_FULL ?? '');
+const SAMPLE_ONE_IN = 3;
+
+function sampled(v: Variant): boolean {
+  if (FULL || v.label === 'baseline') return true;
+  return createHash('sha1').update(`${v.op.method} ${v.op.path} ${v.label}`).digest().readUInt32BE(0) % SAMPLE_ONE_IN === 0;
+}
 
 type Schema = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- OpenAPI documents are untyped JSON
 
@@ -248,7 +260,8 @@ it('answers every hostile variant of every operation without a 5xx, errors in ou
   const random = seededRandom(20);
   // Writes that delete or revoke come last, so they cannot take the connections away from the rest.
   const order = (op: Operation) => (op.method === 'DELETE' ? 1 : 0);
-  const variants = operations.sort((a, b) => order(a) - order(b)).flatMap((op) => variantsOf(op, sample, resolve, random));
+  const all = operations.sort((a, b) => order(a) - order(b)).flatMap((op) => variantsOf(op, sample, resolve, random));
+  const variants = all.filter(sampled);
 
   const started = Date.now();
   const histogram = new Map<number, number>();
@@ -280,6 +293,7 @@ it('answers every hostile variant of every operation without a 5xx, errors in ou
   const figures = {
     operations: operations.length,
     requests: variants.length,
+    of_variants: all.length,
     seconds: Math.round((Date.now() - started) / 1000),
     provider_refusals: providerRefusals,
     statuses: Object.fromEntries([...histogram.entries()].sort((a, b) => a[0] - b[0])),

@@ -1,22 +1,26 @@
 /**
  * Zendesk's incremental exports allow 10 requests a minute per account. A sync that needs more pages than
  * that is paced to the budget declared in the manifest: it finishes without a single 429, instead of
- * spending calls on refusals. The budget is scaled down (4 calls per 2 s) on both sides to keep the test quick.
+ * spending calls on refusals. The budget is scaled down (4 calls per 5 s) on both sides to keep the test quick.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../../src/providers/registry';
-import { zendeskAdapter } from '../../../src/providers/zendesk';
+import { createZendeskAdapter, zendeskAdapter } from '../../../src/providers/zendesk';
 import type { ProviderAdapter } from '../../../src/providers/types';
 import { startTestServer, type TestServer } from '../../support/harness';
 import { connectZendesk } from '../../support/connect-simulators';
 import { syncAndWait } from '../../support/sync-wait';
 import { startZendeskSimulator, type ZendeskSimulator } from '../../simulators/zendesk';
 
-// Scaled down so that the test is quick and a sync needs several windows: 4 calls per 2 s on both sides.
-const WINDOW_S = 2;
+// Scaled down so that the test is quick and a sync needs several windows: 4 calls per 5 s on both sides (the
+// pacing margin, 350 ms a window, covers a loaded machine's delays between a call's slot and its arrival), and
+// export pages of 100 tickets instead of 1,000, so that 1,000 tickets take as many calls as 10,000 would.
+const WINDOW_S = 5;
+const TICKETS = 1_000;
 const declared = zendeskAdapter.manifest.budgets!.find((b) => b.name === 'incremental export')!;
 const exportBudget = { ...declared, requests: 4, perSeconds: WINDOW_S };
-const fastWindow: ProviderAdapter = { ...zendeskAdapter, manifest: { ...zendeskAdapter.manifest, budgets: [exportBudget] } };
+const smallPages = createZendeskAdapter({ exportPageSize: 100 });
+const fastWindow: ProviderAdapter = { ...smallPages, manifest: { ...smallPages.manifest, budgets: [exportBudget] } };
 
 let sim: ZendeskSimulator;
 /** The same account behind a longer window, for the run without pacing: even a slow machine exceeds it. */
@@ -24,9 +28,9 @@ let slowWindowSim: ZendeskSimulator;
 const servers: TestServer[] = [];
 beforeAll(async () => {
   sim = await startZendeskSimulator({ validateSpec: false, rateLimit: { exports: { requests: exportBudget.requests, windowMs: WINDOW_S * 1000 } } });
-  sim.seedTickets(8_000);
-  slowWindowSim = await startZendeskSimulator({ validateSpec: false, rateLimit: { exports: { requests: exportBudget.requests, windowMs: 20_000 } } });
-  slowWindowSim.seedTickets(8_000);
+  sim.seedTickets(TICKETS);
+  slowWindowSim = await startZendeskSimulator({ validateSpec: false, rateLimit: { exports: { requests: exportBudget.requests, windowMs: 10_000 } } });
+  slowWindowSim.seedTickets(TICKETS);
 });
 afterAll(async () => {
   for (const s of servers) await s.close();
