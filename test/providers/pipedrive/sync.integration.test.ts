@@ -1,16 +1,16 @@
 /**
- * Pipedrive sync at scale through Omniport (job runner, POST /sync and GET /sync/status): 20,000
- * contacts and 5,000 deals on the first (full) run, then incremental runs that read only the changes,
+ * Pipedrive sync across many pages through Omniport (job runner, POST /sync and GET /sync/status): 2,500
+ * contacts and 1,000 deals on the first (full) run, then incremental runs that read only the changes,
  * deletions, and a crashed run that resumes where it stopped (that one driven by `services.sync.run`
- * directly, to make it fail at a chosen page).
+ * directly, to make it fail at a chosen page). Scale (50,000 records) is measured by bench/crm-pipedrive.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unifiedId } from '../../../src/core/unified/ids';
 import { syncAndWait } from '../../support/sync-wait';
 import { expectNoSpecViolations, listAll, setUp, type PipedriveSetup } from './support';
 
-const PERSONS = 20_000;
-const DEALS = 5_000;
+const PERSONS = 2_500;
+const DEALS = 1_000;
 const ORGS = 200;
 let s: PipedriveSetup;
 let firstSyncMs = 0;
@@ -41,8 +41,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('pipedrive sync at scale', { timeout: 180_000 }, () => {
-  it('synced 20,000 contacts and 5,000 deals page by page on connection (full run)', async () => {
+describe('pipedrive sync across pages', { timeout: 180_000 }, () => {
+  it('synced every contact and deal page by page on connection (full run)', async () => {
     const c = await counts();
     expect(c).toMatchObject({ 'crm.contact': PERSONS, 'crm.deal': DEALS, 'crm.company': ORGS, 'crm.user': 3, 'crm.stage': 5 });
     const personPages = s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/persons');

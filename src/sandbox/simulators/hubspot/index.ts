@@ -97,6 +97,8 @@ export interface HubSpotSimulatorOptions {
   maxRequestLog?: number;
   /** Targets per object in one page of v4 association batch reads (default 500, like HubSpot); the rest via `after`. */
   associationPageSize?: number;
+  /** Results one search query can page through (default 10,000, like HubSpot); lower it to test the cap quickly. */
+  searchResultCap?: number;
 }
 
 export interface AccessTokenOptions {
@@ -214,6 +216,7 @@ const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 
 export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}): Promise<HubSpotSimulator> {
   const clock = new SimClock(opts.now);
   const store = new HubSpotStore(clock, { searchIndexLagMs: opts.searchIndexLagMs });
+  const searchCap = opts.searchResultCap ?? 10_000;
   const faults = new FaultController();
   const requests: RecordedRequest[] = [];
   const tokens = new Map<string, TokenInfo>();
@@ -837,7 +840,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
     if (!Number.isInteger(after) || after < 0) fail(400, 'VALIDATION_ERROR', `Invalid after value: ${String(body.after)}`);
     // The search API never returns more than 10,000 results for a query; paging to or
     // beyond the 10,000th result is rejected with a 400 (HubSpot search guide, "Limitations").
-    if (after >= 10_000) fail(400, 'VALIDATION_ERROR', 'There was a problem with the request. Search results are limited to 10,000 records; "after" must be less than 10000.');
+    if (after >= searchCap) fail(400, 'VALIDATION_ERROR', `There was a problem with the request. Search results are limited to ${searchCap.toLocaleString('en-US')} records; "after" must be less than ${searchCap}.`);
     const defs = store.properties[type];
     const filters = groups.map((g) => (g.filters ?? []).map((f) => compileFilter(type, f)));
     const sorts = (Array.isArray(body.sorts) ? body.sorts : []).map((s: unknown) => {
@@ -863,7 +866,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
         return (sort.desc ? -c : c) || Number(a.id) - Number(b.id);
       });
     }
-    const end = Math.min(after + limit, matches.length, 10_000);
+    const end = Math.min(after + limit, matches.length, searchCap);
     const props = Array.isArray(body.properties) ? (body.properties as string[]) : undefined;
     const results = matches.slice(after, end).map((r) => store.render(r, props));
     const out: Record<string, unknown> = { total: matches.length, results };
