@@ -78,8 +78,11 @@ describe('intercom adapter', () => {
     expect(full.at(-1)!.resume).toBeNull();
     const resumed = await collect(syncer(adapter, 'ticketing.ticket'), ctx, { resume: full[0]!.resume! });
     expect(resumed.flatMap((b) => b.records)).toHaveLength(4);
+    // Intercom keeps seconds: the change is made in a later second than \`since\`, every other ticket in an earlier one or the same.
+    const since = new Date();
+    await new Promise((r) => setTimeout(r, 1_100));
     sim.updateTicketRemotely(made[2]!, { _default_title_: 'changed' });
-    const inc = (await collect(syncer(adapter, 'ticketing.ticket'), ctx, { since: new Date(Date.now() - 500) })).flatMap((b) => b.records);
+    const inc = (await collect(syncer(adapter, 'ticketing.ticket'), ctx, { since })).flatMap((b) => b.records);
     expect(inc.map((r) => r.data.name)).toEqual(['changed']);
     sim.deleteTicketRemotely(made[0]!);
     const listed: string[] = [];
