@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Tenant, type TestServer } from '../support/harness';
 import { connectRegistry } from '../support/connect-flow';
+import { runCli } from '../support/cli';
 import { openDatabase } from '../../src/store/database';
 import { SecretBox } from '../../src/core/secrets';
 
@@ -91,7 +92,9 @@ describe('the omniport oauth-app command', () => {
   delete env.DATABASE_URL;
   delete env.OMNIPORT_SECRET_KEY;
 
-  const run = (args: string[], stdin?: string) =>
+  // Commands run in this process as the binary runs them; the one reading a secret from stdin runs the binary.
+  const run = (args: string[]) => runCli(args, env);
+  const spawned = (args: string[], stdin?: string) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const child = spawn('node', [bin, ...args], { env });
       let stdout = '';
@@ -104,7 +107,7 @@ describe('the omniport oauth-app command', () => {
 
   it('sets, lists and deletes a project’s OAuth app (the default providers: Zendesk); the secret is read from stdin and stored encrypted', async () => {
     expect((await run(['project', 'create', 'acme'])).code).toBe(0);
-    const set = await run(['oauth-app', 'set', 'zendesk', '--project', 'acme', '--client-id', 'zd-client', '--client-secret-stdin', '--scopes', 'read,write', '--json'], `${secret}\n`);
+    const set = await spawned(['oauth-app', 'set', 'zendesk', '--project', 'acme', '--client-id', 'zd-client', '--client-secret-stdin', '--scopes', 'read,write', '--json'], `${secret}\n`);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ provider: 'zendesk', client_id: 'zd-client', scopes: ['read', 'write'] });
     expect(set.stdout + set.stderr).not.toContain(secret);
@@ -132,5 +135,5 @@ describe('the omniport oauth-app command', () => {
     const deleted = await run(['oauth-app', 'delete', 'zendesk', '--project', 'acme']);
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain('OAuth app for zendesk deleted');
-  }, 240_000); // seven processes, each opening the embedded database
+  }, 240_000); // seven commands, each opening the embedded database
 });

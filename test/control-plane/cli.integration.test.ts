@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServices } from '../../src/app';
-import { run } from '../../src/cli';
 import { loadConfig } from '../../src/config';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { freshDatabase } from '../support/harness';
+import { runCli } from '../support/cli';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-cli-'));
@@ -36,8 +36,6 @@ beforeAll(async () => {
     delete env.DATABASE_URL;
     env.OMNIPORT_DATA_DIR = path.join(root, 'data');
   }
-  // In-process commands read their configuration from this process's environment, as the binary does.
-  process.env = env;
   sim = await startZendeskSimulator({ validateSpec: false });
   sim.seedTickets(4, { commentsPerTicket: 1 });
 });
@@ -59,23 +57,8 @@ function spawned(...args: string[]) {
   });
 }
 
-/** One command line run in this process, its console and stderr output captured. */
-async function omniport(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const toText = (parts: unknown[]) => `${parts.map(String).join(' ')}\n`;
-  const log = vi.spyOn(console, 'log').mockImplementation((...parts) => void (stdout += toText(parts)));
-  const error = vi.spyOn(console, 'error').mockImplementation((...parts) => void (stderr += toText(parts)));
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    const code = await run(['node', 'omniport', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-    write.mockRestore();
-  }
-}
+/** One command line, run in this process. */
+const omniport = (...args: string[]) => runCli(args, env);
 async function json(...args: string[]) {
   const res = await omniport(...args, '--json');
   expect(res.code, res.stderr).toBe(0);

@@ -1,19 +1,18 @@
 /**
- * `omniport keys rotate` in real processes on an embedded database whose key file an older version left in
+ * `omniport keys rotate` (run in-process, as the binary runs it) on an embedded database whose key file an older version left in
  * the data directory: the key moves out of it, the rotation re-encrypts under the newest key of
  * OMNIPORT_SECRET_KEYS, runs again as a no-op, and afterwards the old key can go.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database';
 import { loadConfig } from '../../src/config';
 import { SecretBox, keyIdOf } from '../../src/core/secrets';
+import { runCli } from '../support/cli';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-keys-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const dataDir = path.join(root, 'data');
@@ -25,15 +24,7 @@ function run(args: string[], extra: Record<string, string> = {}) {
   if (!extra.OMNIPORT_SECRET_KEY) delete env.OMNIPORT_SECRET_KEY;
   if (!extra.OMNIPORT_SECRET_KEYS) delete env.OMNIPORT_SECRET_KEYS;
   delete env.OMNIPORT_SECRET_KEY_FILE;
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('node', [bin, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end();
-  });
+  return runCli(args, env);
 }
 
 async function sql<T>(fn: (q: (text: string, values?: unknown[]) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
