@@ -50,6 +50,20 @@ export function decodeCursor(cursor: string): CursorPayload {
   return parsed.data;
 }
 
+/** Where a page starts: the direction towards larger (sort key, id) pairs or smaller, and after (before) which pair. */
+export interface Keyset {
+  towardsLarger: boolean;
+  from?: [unknown, string];
+}
+
+function sortValueOf(cursor: CursorPayload, parse: ((value: string) => unknown) | undefined): unknown {
+  try {
+    return parse ? parse(cursor.k[0]) : cursor.k[0];
+  } catch {
+    throw notACursor(); // one answer for every wrong cursor, whichever list refused its sort value
+  }
+}
+
 /**
  * Keyset pagination over a (sortKey, id) pair in ascending order (or descending, `newestFirst`), both ways.
  * `fetch` runs one query with the extra condition, order and limit; one query per page.
@@ -63,7 +77,8 @@ export async function keysetPage<T>(opts: {
   newestFirst?: boolean;
   /** Turns the cursor's sort value back into a query parameter (e.g. a Date). */
   parseSortValue?: (value: string) => unknown;
-  fetch: (condition: SQL | undefined, orderBy: SQL[], limit: number) => Promise<T[]>;
+  /** `keyset` says the same as `condition` and `orderBy`, as values: for a prepared statement instead of built SQL. */
+  fetch: (condition: SQL | undefined, orderBy: SQL[], limit: number, keyset: Keyset) => Promise<T[]>;
 }): Promise<Page<T>> {
   const { sortColumn, idColumn, page } = opts;
   const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
@@ -72,18 +87,14 @@ export async function keysetPage<T>(opts: {
   const towardsLarger = backwards === Boolean(opts.newestFirst);
   let condition: SQL | undefined;
   if (cursor) {
-    let sortValue: unknown = cursor.k[0];
-    try {
-      if (opts.parseSortValue) sortValue = opts.parseSortValue(cursor.k[0]);
-    } catch {
-      throw notACursor(); // one answer for every wrong cursor, whichever list refused its sort value
-    }
+    const sortValue = sortValueOf(cursor, opts.parseSortValue);
     condition = towardsLarger
       ? sql`(${sortColumn}, ${idColumn}) > (${sortValue}, ${cursor.k[1]})`
       : sql`(${sortColumn}, ${idColumn}) < (${sortValue}, ${cursor.k[1]})`;
   }
   const order = towardsLarger ? [asc(sortColumn), asc(idColumn)] : [desc(sortColumn), desc(idColumn)];
-  const rows = await opts.fetch(condition, order, page.limit + 1);
+  const keyset: Keyset = { towardsLarger, from: condition ? [sortValueOf(cursor!, opts.parseSortValue), cursor!.k[1]] : undefined };
+  const rows = await opts.fetch(condition, order, page.limit + 1, keyset);
   const hasMore = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
   if (backwards) items.reverse();

@@ -1,10 +1,10 @@
-import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
 import { deletionCheckIds, syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
 import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
-import { keysetPage, whereAll, type Page, type PageRequest } from './pagination';
+import { keysetPage, whereAll, type Keyset, type Page, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
 export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'viewJson'>;
@@ -244,7 +244,42 @@ export class UnifiedRepo {
    * re-encoded on the way to the client. Only for views with no `field_mappings` values and no children.
    */
   listPresented(connectionId: string, objectType: string, page: PageRequest, filter: UnifiedListFilter) {
-    return this.pageOf<{ id: string; seq: number; json: string }>(connectionId, objectType, page, filter, presentedColumns);
+    return this.pageOf<PresentedRow>(connectionId, objectType, page, filter, presentedColumns);
+  }
+
+  private readonly plainPages = new Map<string, ReturnType<typeof this.preparePlainPage>>();
+
+  /**
+   * Plain pages of stored views (no filter; deleted objects left out) are the reads clients repeat most. They
+   * run as prepared statements: built once, and parsed and planned once per database connection, instead of
+   * for every request.
+   */
+  private plainPage(connectionId: string, objectType: string, limit: number, keyset: Keyset): Promise<PresentedRow[]> {
+    const kind = !keyset.from ? 'first' : keyset.towardsLarger ? 'after' : 'before';
+    let prepared = this.plainPages.get(kind);
+    if (!prepared) this.plainPages.set(kind, (prepared = this.preparePlainPage(kind)));
+    const [seq, id] = keyset.from ?? [];
+    return prepared.execute({ connectionId, objectType, limit, seq, id }) as Promise<PresentedRow[]>;
+  }
+
+  private preparePlainPage(kind: 'first' | 'after' | 'before') {
+    const { seq, id } = unifiedObjects;
+    const key = sql`(${seq}, ${id})`;
+    const from = sql`(${sql.placeholder('seq')}, ${sql.placeholder('id')})`;
+    return this.db
+      .select(presentedColumns)
+      .from(unifiedObjects)
+      .where(
+        whereAll(
+          eq(unifiedObjects.connectionId, sql.placeholder('connectionId')),
+          eq(unifiedObjects.objectType, sql.placeholder('objectType')),
+          eq(unifiedObjects.remoteWasDeleted, false),
+          kind === 'after' ? sql`${key} > ${from}` : kind === 'before' ? sql`${key} < ${from}` : undefined,
+        ),
+      )
+      .orderBy(...(kind === 'before' ? [desc(seq), desc(id)] : [asc(seq), asc(id)]))
+      .limit(sql.placeholder('limit'))
+      .prepare(`unified_plain_page_${kind}`);
   }
 
   private pageOf<Row extends { id: string; seq: number }>(
@@ -265,8 +300,10 @@ export class UnifiedRepo {
         return n;
       },
       page,
-      fetch: (cond, order, limit) =>
-        this.db
+      fetch: (cond, order, limit, keyset) =>
+        columns === presentedColumns && isPlain(filter)
+          ? (this.plainPage(connectionId, objectType, limit, keyset) as unknown as Promise<Row[]>)
+          : this.db
           .select(columns)
           .from(unifiedObjects)
           .where(
@@ -419,6 +456,13 @@ export class UnifiedRepo {
 
 /** The columns of ListedRow; without remote_data, an empty object stands for it. */
 /** A view as the API answers it (no remote_data, empty field_mappings), stored as JSON text by a trigger. */
+type PresentedRow = { id: string; seq: number; json: string };
+
+/** A list with no filter but the default one (deleted objects left out). */
+function isPlain(filter: UnifiedListFilter): boolean {
+  return !filter.includeDeleted && !filter.parentId && !filter.createdAfter && !filter.modifiedAfter && !filter.fields?.length;
+}
+
 const presentedColumns = {
   id: unifiedObjects.id,
   seq: unifiedObjects.seq,

@@ -139,6 +139,30 @@ describe('statements per request', () => {
   });
 });
 
+describe('plain pages (prepared statements)', () => {
+  it('walks every ticket forwards, then backwards from the last page, through the same pages', async () => {
+    const names = (res: Awaited<ReturnType<typeof tickets>>) => res.body.data.map((t: { name: string }) => t.name) as string[];
+    const forwards: { names: string[]; prev: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await tickets(`?limit=30${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      forwards.push({ names: names(res), prev: res.body.prev_cursor });
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(forwards.flatMap((p) => p.names)).toEqual(Array.from({ length: 200 }, (_, i) => `Ticket ${i}`));
+    expect(forwards[0]!.prev).toBeNull();
+    // From the last page back to the first, each previous page as it was seen going forwards.
+    let prev = forwards.at(-1)!.prev;
+    for (let i = forwards.length - 2; i >= 0; i--) {
+      const res = await tickets(`?limit=30&cursor=${prev}`);
+      expect(names(res)).toEqual(forwards[i]!.names);
+      prev = res.body.prev_cursor;
+    }
+    expect(prev).toBeNull();
+  });
+});
+
 describe('field filters on lists', () => {
   /** Every page of a filtered list, followed to the end. */
   async function all(path: string, token: string): Promise<{ name?: string; first_name?: string }[]> {
