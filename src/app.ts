@@ -112,7 +112,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   webhooks.logger = server.log;
   services.dashboard.calls.logger = server.log;
   if (opts.jobs?.work ?? config.runWorker) {
-    webhooks.start({ releaseLeases: database.kind === 'pglite' }).catch((err: Error) => server.log.error({ err: { message: err.message } }, 'webhook delivery failed to start'));
+    webhooks.start({ releaseLeases: database.kind === 'pglite', database }).catch((err: Error) => server.log.error({ err: { message: err.message } }, 'webhook delivery failed to start'));
   }
   const stopHousekeeping = startHousekeeping(services, server.log);
   return {

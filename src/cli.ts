@@ -103,7 +103,7 @@ program
     const webhooks = createDispatcher(config, services, box);
     webhooks.logger = logger;
     services.dashboard.calls.logger = logger;
-    await webhooks.start({ releaseLeases: database.kind === 'pglite' });
+    await webhooks.start({ releaseLeases: database.kind === 'pglite', database });
     const stopHousekeeping = startHousekeeping(services, logger);
     logger.info({ storage: database.kind }, 'Omniport worker running');
     const stop = async (signal: string) => {

@@ -3,7 +3,7 @@ import { webhookDeliveries } from '../observability/metrics';
 import { Webhook } from 'standardwebhooks';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import type { SecretBox } from '../core/secrets';
-import { loggableError } from '../store/database';
+import { loggableError, type DatabaseHandle } from '../store/database';
 import type { AttemptOutcome, AttemptRecord, DueDelivery, WebhooksRepo } from '../store/webhooks.repo';
 import type { JobLogger } from '../jobs/runner';
 import { presentEvent, webhookIdOf } from './present';
@@ -38,10 +38,17 @@ const jitter = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
  * `webhook-id`. A worker that dies mid-delivery leaves its lease to expire: the delivery is sent again
  * (at least once, same id).
  */
+/** The channel deliveries are announced on when written (migration 0018_webhook_wakeup). */
+export const DELIVERIES_CHANNEL = 'omniport_deliveries';
+
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private draining = false;
+  /** Woken while draining: drain again at once instead of waiting for the next poll. */
+  private wokenMeanwhile = false;
+  private stopListening: (() => Promise<void>) | undefined;
   logger: JobLogger | undefined;
 
   constructor(
@@ -50,25 +57,47 @@ export class WebhookDispatcher {
     private readonly opts: DispatcherOptions,
   ) {}
 
-  /** `releaseLeases`: on the embedded database, leases of a previous process are stale at once. */
-  async start(opts: { releaseLeases: boolean }): Promise<void> {
+  /**
+   * `releaseLeases`: on the embedded database, leases of a previous process are stale at once. With
+   * `database`, new deliveries wake the sender at once (their insert notifies, in any process); the poll
+   * remains for retries that come due and for a notification lost while the listener reconnects.
+   */
+  async start(opts: { releaseLeases: boolean; database?: Pick<DatabaseHandle, 'listen'> }): Promise<void> {
     if (opts.releaseLeases) await this.repo.releaseLeases();
+    this.stopListening = await opts.database?.listen(DELIVERIES_CHANNEL, { onNotify: () => this.wake(), onListening: () => {} });
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.stopListening?.();
     await this.running;
+  }
+
+  /** Deliveries were written: send them now rather than at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.wokenMeanwhile = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
   }
 
   private schedule(ms: number) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.draining = true;
+      this.wokenMeanwhile = false;
       this.running = this.drain()
         .then(() => undefined)
         .catch((err) => this.logger?.error({ err: loggableError(err) }, 'webhook delivery failed; will try again'))
-        .finally(() => this.schedule(this.opts.pollMs));
+        .finally(() => {
+          this.draining = false;
+          this.schedule(this.wokenMeanwhile ? 0 : this.opts.pollMs);
+        });
     }, ms);
     this.timer.unref();
   }

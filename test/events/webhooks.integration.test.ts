@@ -361,3 +361,26 @@ describe('webhook URLs in production', () => {
     }
   });
 });
+
+describe('waking the sender', () => {
+  it('sends a new delivery at once, not at the next poll (a minute here): its insert notifies the sender', async () => {
+    // Every poll is a minute after the previous drain, and the first drain runs at start: nothing polls before this.
+    const pollDue = Date.now() + 60_000;
+    const slowPoll = await startTestServer({ work: true, env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true', OMNIPORT_WEBHOOK_POLL_MS: '60000' } });
+    try {
+      const dispatcher = slowPoll.omniport.webhooks;
+      let wakes = 0;
+      const wake = dispatcher.wake.bind(dispatcher);
+      dispatcher.wake = () => (wakes++, wake());
+      const res = await slowPoll.call('POST', '/webhooks', { body: { url: `${receiver.url}/woken`, events: ['connection.created'] } });
+      receiver.secrets.set('/woken', res.body.data.secret);
+      await connectZendesk(slowPoll, sim, { origin: 'woken' });
+      const delivered = await until('the connection.created delivery', () => receiver.at('/woken').find((r) => r.body.type === 'connection.created'), 50_000);
+      expect(Date.now(), 'delivered by the poll, not by the wake-up').toBeLessThan(pollDue);
+      expect(delivered.verified).toBe(true);
+      expect(wakes).toBeGreaterThanOrEqual(1);
+    } finally {
+      await slowPoll.close();
+    }
+  });
+});
