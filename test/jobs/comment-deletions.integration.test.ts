@@ -5,20 +5,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitlabAdapter } from '../../src/providers/gitlab';
+import { jiraAdapter } from '../../src/providers/jira';
 import { ProviderRegistry } from '../../src/providers/registry';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startGitlabSimulator, type GitlabSimulator } from '../simulators/gitlab';
+import { startJiraSimulator, type JiraSimulator } from '../simulators/jira';
 
 let server: TestServer;
 let sim: GitlabSimulator;
+let jira: JiraSimulator;
 
 beforeAll(async () => {
   sim = await startGitlabSimulator({ validateSpec: false });
-  server = await startTestServer({ providers: new ProviderRegistry([gitlabAdapter]), work: false });
+  jira = await startJiraSimulator();
+  server = await startTestServer({ providers: new ProviderRegistry([gitlabAdapter, jiraAdapter]), work: false });
 });
 afterAll(async () => {
   await server?.close();
   await sim?.close();
+  await jira?.close();
 });
 
 const commentState = async (connectionId: string) =>
@@ -60,5 +65,33 @@ describe('GitLab notes deleted', () => {
     const noteReads = sim.requests.slice(callsBefore).filter((r) => /\/issues\/\d+\/notes$/.test(r.path));
     expect(noteReads.length).toBeLessThanOrEqual(2);
     expect(noteReads.length).toBeLessThan(issues.length);
+  });
+});
+
+describe('Jira comments deleted', () => {
+  it('are marked deleted by the next incremental comment run in which their issue changed, other comments kept', async () => {
+    const cred = jira.credentials[0]!;
+    const res = await server.call('POST', '/connections', {
+      body: { provider: 'jira', linked_user_origin_id: 'jira-comments', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: jira.url },
+    });
+    expect(res.status).toBe(201);
+    const connectionId = res.body.data.id_connection as string;
+    const [first, second] = jira.seedIssues(2, { commentsPerIssue: 2, spacingMs: 1_000 });
+    const { sync } = server.omniport.services;
+    expect(await sync.run(connectionId, 'ticketing.comment')).toMatchObject({ outcome: 'done', mode: 'full' });
+    const [gone, kept] = first!.comments.map((c) => c.id);
+    const other = second!.comments[0]!.id;
+    const before = await commentState(connectionId);
+    for (const id of [gone, kept, other]) expect(before.get(id!)).toBe(false);
+
+    // Jira does not document whether deleting a comment changes its issue: the deletion is seen once the issue
+    // changes for any reason, as here.
+    jira.deleteCommentRemotely(first!.key, gone!);
+    jira.updateIssueRemotely(first!.key, { summary: 'Changed after a comment was deleted' });
+    expect(await sync.run(connectionId, 'ticketing.comment')).toMatchObject({ outcome: 'done', mode: 'incremental' });
+    const after = await commentState(connectionId);
+    expect(after.get(gone!)).toBe(true);
+    expect(after.get(kept!)).toBe(false);
+    expect(after.get(other)).toBe(false);
   });
 });

@@ -113,6 +113,11 @@ export interface JiraSimulator {
   /** Moves an issue to a status by name (To Do, In Progress, Blocked, Done). */
   transitionRemotely(idOrKey: string, statusName: string): SimIssue;
   addCommentRemotely(idOrKey: string, text: string, authorAccountId?: string): void;
+  /**
+   * Deletes a comment outside the API under test. Leaves the issue's `updated` alone: Jira does not document
+   * whether a deletion changes it, so tests must not count on it.
+   */
+  deleteCommentRemotely(idOrKey: string, commentId: string): void;
   deleteIssueRemotely(idOrKey: string): void;
   /** The issue as GET /issue answers it (`*all`), or undefined. */
   issueJson(idOrKey: string): Obj | undefined;
@@ -707,6 +712,10 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     },
     addCommentRemotely(idOrKey, text, author = admin.accountId) {
       state.addComment(mustIssue(idOrKey), adfText(text), author);
+    },
+    deleteCommentRemotely(idOrKey, commentId) {
+      const issue = mustIssue(idOrKey);
+      issue.comments = issue.comments.filter((c) => c.id !== commentId);
     },
     deleteIssueRemotely(idOrKey) {
       state.deleteIssue(mustIssue(idOrKey).id);
