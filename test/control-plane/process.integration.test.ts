@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, openDatabase } from '../../src/store/database';
 import { loadConfig } from '../../src/config';
+import { runCli } from '../support/cli';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
@@ -79,14 +80,16 @@ describe('the omniport command', { timeout: 180_000 }, () => {
     expect(output.match(/sk_live_[A-Za-z0-9]{43}/g)).toHaveLength(1);
   });
 
-  it('creates projects, users and keys from the shell, and installs a preset bootstrap key', async () => {
+  it('creates projects, users and keys from the command line, and installs a preset bootstrap key', async () => {
     const dataDir = tempDir();
     const env = embeddedEnv(dataDir);
-    const project = JSON.parse((await run('node', [bin, 'project', 'create', 'acme', '--json'], { env })).stdout);
+    // The commands run in this process as the binary runs them (test/support/cli.ts); the servers are real processes.
+    const json = async (...args: string[]) => JSON.parse((await runCli([...args, '--json'], env)).stdout);
+    const project = await json('project', 'create', 'acme');
     expect(project).toMatchObject({ name: 'acme', id_project: expect.any(String) });
-    const user = JSON.parse((await run('node', [bin, 'user', 'create', 'ops', '--project', 'acme', '--json'], { env })).stdout);
+    const user = await json('user', 'create', 'ops', '--project', 'acme');
     expect(user.id_project).toBe(project.id_project);
-    const key = JSON.parse((await run('node', [bin, 'key', 'create', '--project', project.id_project, '--user', 'ops', '--json'], { env })).stdout);
+    const key = await json('key', 'create', '--project', project.id_project, '--user', 'ops');
     expect(key.api_key).toMatch(/^sk_live_/);
 
     // The CLI's changes are in the project's audit log, the CLI as their actor.
