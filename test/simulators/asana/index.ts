@@ -91,8 +91,8 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
   const attachments = new Map<string, SimAttachment>();
   const events = new Map<string, SimEvent[]>();
   let eventSeq = 0;
-  /** Tokens minted before this event number are too old (412). */
-  let oldestValidSeq = 0;
+  /** Tokens minted in an earlier generation are too old (412). */
+  let generation = 0;
 
   const addUser = (name: string, email: string) => {
     const u = { gid: gid(), name, email };
@@ -118,7 +118,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
     t.modifiedAt = clock.now();
     emit(t.projects, { action: 'changed', resource: ref('task', t.gid, t.name), parent: null, change: { field, action: 'changed' } });
   };
-  const tokenFor = (project: string, at: number) => Buffer.from(JSON.stringify({ p: project, s: at })).toString('base64url');
+  const tokenFor = (project: string, at: number) => Buffer.from(JSON.stringify({ p: project, s: at, g: generation })).toString('base64url');
 
   // ---------------------------------------------------------------- writes shared by routes and remote changes
   const newTask = (init: Partial<SimTask> & { name: string; projects: string[] }): SimTask => {
@@ -315,8 +315,8 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
       let from: number | undefined;
       if (token) {
         try {
-          const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: string; s?: number };
-          if (t.p === project && typeof t.s === 'number' && t.s >= oldestValidSeq) from = t.s;
+          const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: string; s?: number; g?: number };
+          if (t.p === project && typeof t.s === 'number' && t.g === generation) from = t.s;
         } catch {
           from = undefined;
         }
@@ -485,9 +485,17 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
     deleteTaskRemotely(g: string) {
       deleteTask(taskOf(g));
     },
+    /** A project created in the Asana app; returns its gid. */
+    addProjectRemotely(name: string) {
+      return addProject(name, [...teams.keys()][0] ?? gid()).gid;
+    },
     /** Makes every sync token minted so far too old (Asana expires them after a while). */
     expireSyncTokens() {
-      oldestValidSeq = eventSeq + 1;
+      generation += 1;
+    },
+    /** Refuses every token accepted so far (OAuth access tokens expire after an hour). */
+    rejectAllTokens() {
+      tokens.clear();
     },
     /** Accepts an access token issued elsewhere (the OAuth simulator standing in for app.asana.com). */
     acceptToken(token: string) {
