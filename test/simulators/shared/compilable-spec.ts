@@ -3,7 +3,10 @@
  * `nullable: true` next to a `oneOf`, `anyOf` or `allOf` without a `type`, or as a member of an `allOf`, which OpenAPI 3.0 leaves undefined
  * and Ajv refuses to compile (GitHub's 2022 snapshot on three request properties; Asana's on most references
  * to another object). They are rewritten, in a temporary copy outside the project, to what they mean — the
- * alternatives plus `{enum: [null]}` — and nothing else changes. JSON and YAML documents are read; the copy
+ * alternatives plus `{enum: [null]}` — and nothing else changes. References into other places than
+ * components, written as percent-encoded pointers with escaped segments (ClickUp's
+ * `#/paths/~1v2~1task~1%7Btask_id%7D/…`), which the dereferencer cannot follow, point instead at a copy of the
+ * schema they name under `components.schemas`. JSON and YAML documents are read; the copy
  * is JSON.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -26,10 +29,31 @@ export async function compilableSpec(file: string, label: string): Promise<{ fil
   const text = await readFile(file, 'utf8');
   const doc = (/\.ya?ml$/i.test(file) ? YAML.parse(text, { maxAliasCount: -1 }) : JSON.parse(text)) as unknown;
   const fixes: string[] = [];
+  const root = doc as { components?: { schemas?: Record<string, unknown> } };
+  const hoisted = new Map<string, string>();
+  const hoist = (pointer: string): string => {
+    let name = hoisted.get(pointer);
+    if (name) return name;
+    let target: unknown = doc;
+    for (const seg of pointer.slice(2).split('/')) target = (target as Record<string, unknown> | undefined)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (target === undefined) throw new Error(`${file}: the reference ${pointer} names nothing`);
+    name = `hoisted_${hoisted.size + 1}`;
+    hoisted.set(pointer, name);
+    root.components ??= {};
+    root.components.schemas ??= {};
+    root.components.schemas[name] = target;
+    return name;
+  };
   const walk = (node: unknown, at: string) => {
     if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${at}/${i}`));
     if (!node || typeof node !== 'object') return;
     const n = node as Record<string, unknown>;
+    // `$ref: '#/paths/~1v2~1task~1%7Btask_id%7D/…'` (ClickUp): a percent-encoded pointer with escaped segments,
+    // which the dereferencer cannot follow; the schema it names is given a name under components.schemas.
+    if (typeof n.$ref === 'string' && n.$ref.startsWith('#/') && /%[0-9a-f]{2}|~[01]/i.test(n.$ref)) {
+      n.$ref = `#/components/schemas/${hoist(decodeURIComponent(n.$ref))}`;
+      fixes.push(at);
+    }
     // `allOf: [{$ref}, {nullable: true}]` (Asana): the reference, or null.
     const flag = Array.isArray(n.allOf) ? (n.allOf as unknown[]).findIndex(isNullableFlag) : -1;
     if (flag >= 0) {
