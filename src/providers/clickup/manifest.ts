@@ -21,8 +21,9 @@ export const clickupManifest: ProviderManifest = {
     workspace_id: z.string().regex(/^\d+$/).optional().describe('The workspace (team id) to connect (default: the token\'s first workspace).'),
   }),
   defaultBaseUrl: 'https://api.clickup.com/api',
-  // OAuth (Authentication): consent at app.clickup.com/api, code exchange at /v2/oauth/token; no scopes, no refresh.
-  oauth: { authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false },
+  // OAuth (Authentication; GetAccessToken): consent at app.clickup.com/api, code exchange at /v2/oauth/token with a
+  // JSON body (client_id, client_secret, code); no scopes, no refresh.
+  oauth: { authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false, tokenRequestBody: 'json' },
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
   budgets: [{ name: 'token', requests: 100, perSeconds: 60, scope: 'connection' }],
   capabilities: {
