@@ -25,7 +25,21 @@ const isNullableFlag = (x: unknown) => {
   return m.nullable !== undefined && (m.type === undefined || m.type === 'object') && Object.keys(m).every((k) => ['nullable', 'description', 'readOnly', 'type'].includes(k));
 };
 
-export async function compilableSpec(file: string, label: string): Promise<{ file: string; fixes: string[] }> {
+const made = new Map<string, Promise<{ file: string; fixes: string[] }>>();
+
+/** Made once per process and file: simulators started again in one test file reuse the copy. */
+export function compilableSpec(file: string, label: string): Promise<{ file: string; fixes: string[] }> {
+  const key = `${label}\u0000${file}`;
+  let copy = made.get(key);
+  if (!copy) {
+    copy = makeCompilable(file, label);
+    made.set(key, copy);
+    copy.catch(() => made.delete(key));
+  }
+  return copy;
+}
+
+async function makeCompilable(file: string, label: string): Promise<{ file: string; fixes: string[] }> {
   const text = await readFile(file, 'utf8');
   const doc = (/\.ya?ml$/i.test(file) ? YAML.parse(text, { maxAliasCount: -1 }) : JSON.parse(text)) as unknown;
   const fixes: string[] = [];
