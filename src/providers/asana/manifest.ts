@@ -26,7 +26,7 @@ export const asanaManifest: ProviderManifest = {
   oauth: { authorizeUrl: 'https://app.asana.com/-/oauth_authorize', tokenUrl: 'https://app.asana.com/-/oauth_token', scopes: ['default'], pkce: true },
   budgets: [{ name: 'token', requests: 150, perSeconds: 60, scope: 'connection' }],
   capabilities: {
-    'ticketing.ticket': ['create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
+    'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.attachment': ['create', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.user': [...READ_ONLY_SYNC],
@@ -42,7 +42,7 @@ export const asanaManifest: ProviderManifest = {
     'Ticket type is the task\'s resource_subtype (default_task, milestone, approval), chosen on create only.',
     'Comments are public stories of the task (no private comments: is_private true is refused with 422); their author is the token\'s user.',
     'Attachments belong to the task, not to a comment: a comment with files uploads them to its task and answers them, and sync lists them under the ticket.',
-    'Batch creation creates the tasks one by one.',
+    'Batch creation goes through the Batch API, 10 tasks a request; an element Asana refuses fails alone.',
     'Custom fields: task custom fields of the workspace (text, number, enum by option name, date); comments cannot carry custom fields.',
     'Incremental sync reads each project\'s event stream (sync tokens); an expired token (412) re-reads that project in full. Deletions come from the events; a full run also infers them.',
     'Users, teams (organisations only), projects and tags are listed in full every sync; users carry no teams.',

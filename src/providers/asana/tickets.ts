@@ -1,11 +1,13 @@
 /**
- * Asana task writes: create (`POST /tasks`, then comment stories), update (`PUT /tasks/{gid}`, tags through
+ * Asana task writes: create (`POST /tasks`, then comment stories; batches through the Batch API), update (`PUT /tasks/{gid}`, tags through
  * `addTag`/`removeTag`), and comments (`POST /tasks/{gid}/stories`, files first uploaded to the task with
- * `POST /attachments`). No bulk creation: `createTickets` is left to the core (one create per element).
+ * `POST /attachments`).
  */
 import { AppError } from '../../core/errors';
 import { formDataBody } from '../form-data';
-import type { AdapterContext, CommentWrite, CustomFieldValue, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
+import { ProviderError } from '../http-client';
+import type { AdapterContext, BulkItemResult, CommentWrite, CustomFieldValue, TicketingOperations, TicketWrite, UnifiedRecord, WriteResult } from '../types';
+import { asanaErrorMessage } from './http';
 import { customFields, getData, listAll, me, remembered, STORY_FIELDS, TASK_FIELDS, workspace, type ResolvedOptions } from './api';
 import { unifyAttachment, unifyStory, unifyTask } from './mappers';
 import type { AsAttachment, AsStory, AsTag, AsTask } from './types';
@@ -123,22 +125,88 @@ async function addComments(ctx: AdapterContext, taskGid: string, comments: strin
 
 const taskPath = (gid: string) => `/tasks/${seg(gid)}`;
 
+/** The Batch API takes at most 10 actions a request (Batch API). */
+const BATCH_ACTIONS = 10;
+
+interface AsBatchResult {
+  status_code: number;
+  body?: unknown;
+}
+
+interface Prepared {
+  data: Record<string, unknown>;
+  comments: string[];
+}
+
+/** A new task's `data`, every refusal made and every name resolved before any write. */
+async function prepare(ctx: AdapterContext, o: ResolvedOptions, input: TicketWrite): Promise<Prepared> {
+  refuseUnsupported(input);
+  if (input.project_id === undefined) throw unsupported('project_id', 'an Asana task is created in a project: give project_id (a collection)');
+  const data: Record<string, unknown> = { ...taskData(input), projects: [input.project_id] };
+  if (input.type !== undefined) {
+    if (!TASK_TYPES.includes(input.type)) throw unsupported('type', 'an Asana task type is default_task, milestone or approval', { allowed: TASK_TYPES });
+    data.resource_subtype = input.type;
+  }
+  const cf = await customFieldData(ctx, o, input.customFields ?? []);
+  if (cf) data.custom_fields = cf;
+  if (input.tags?.length) data.tags = await tagGids(ctx, o, input.tags);
+  return { data, comments: (input.comment ?? []).filter((c) => c.trim() !== '') };
+}
+
+const TASK_TYPES = ['default_task', 'milestone', 'approval'];
+
+async function created(ctx: AdapterContext, task: AsTask, comments: string[]): Promise<WriteResult> {
+  const related = await addComments(ctx, task.gid, comments, 'created');
+  return { record: unifyTask(task, ctx.ids), related };
+}
+
 export function asanaTicketOperations(o: ResolvedOptions): TicketingOperations {
   return {
     async createTicket(ctx, input): Promise<WriteResult> {
-      refuseUnsupported(input);
-      if (input.project_id === undefined) throw unsupported('project_id', 'an Asana task is created in a project: give project_id (a collection)');
-      const data: Record<string, unknown> = { ...taskData(input), projects: [input.project_id] };
-      if (input.type !== undefined) {
-        if (!['default_task', 'milestone', 'approval'].includes(input.type)) throw unsupported('type', 'an Asana task type is default_task, milestone or approval', { allowed: ['default_task', 'milestone', 'approval'] });
-        data.resource_subtype = input.type;
+      const p = await prepare(ctx, o, input);
+      const task = (await ctx.http.post<{ data: AsTask }>('/tasks', { query: { opt_fields: TASK_FIELDS }, json: { data: p.data } })).data.data;
+      return created(ctx, task, p.comments);
+    },
+
+    /**
+     * The Batch API (`POST /batch`): up to 10 task creations a request, each answered with its own status and
+     * body; comments follow each created task. An element refused before any call, or by Asana, fails alone.
+     */
+    async createTickets(ctx, inputs): Promise<BulkItemResult[]> {
+      const out: BulkItemResult[] = new Array(inputs.length);
+      const prepared: Array<{ index: number } & Prepared> = [];
+      for (const [index, input] of inputs.entries()) {
+        try {
+          prepared.push({ index, ...(await prepare(ctx, o, input)) });
+        } catch (err) {
+          out[index] = { ok: false, error: err as Error };
+        }
       }
-      if (input.tags?.length) data.tags = await tagGids(ctx, o, input.tags);
-      const cf = await customFieldData(ctx, o, input.customFields ?? []);
-      if (cf) data.custom_fields = cf;
-      const task = (await ctx.http.post<{ data: AsTask }>('/tasks', { query: { opt_fields: TASK_FIELDS }, json: { data } })).data.data;
-      const related = await addComments(ctx, task.gid, (input.comment ?? []).filter((c) => c.trim() !== ''), 'created');
-      return { record: unifyTask(task, ctx.ids), related };
+      for (let start = 0; start < prepared.length; start += BATCH_ACTIONS) {
+        const chunk = prepared.slice(start, start + BATCH_ACTIONS);
+        let results: AsBatchResult[];
+        try {
+          const actions = chunk.map((p) => ({ relative_path: '/tasks', method: 'post', data: p.data, options: { fields: TASK_FIELDS.split(',') } }));
+          results = (await ctx.http.post<{ data?: AsBatchResult[] }>('/batch', { json: { data: { actions } } })).data.data ?? [];
+        } catch (err) {
+          for (const p of chunk) out[p.index] = { ok: false, error: err as Error };
+          continue;
+        }
+        for (const [i, p] of chunk.entries()) {
+          const r = results[i];
+          const task = r && r.status_code < 300 ? (r.body as { data?: AsTask } | undefined)?.data : undefined;
+          if (!task || typeof task.gid !== 'string') {
+            out[p.index] = { ok: false, error: new ProviderError(PROVIDER, r?.status_code ?? 502, asanaErrorMessage(r?.body) ?? 'Asana answered no result for this element of the batch', r?.body) };
+            continue;
+          }
+          try {
+            out[p.index] = { ok: true, result: await created(ctx, task, p.comments) };
+          } catch (err) {
+            out[p.index] = { ok: false, error: err as Error };
+          }
+        }
+      }
+      return out;
     },
 
     async updateTicket(ctx, remoteId, patch): Promise<WriteResult> {

@@ -140,6 +140,22 @@ describe('asana adapter', () => {
     expect((other as AppError).details.field).toBe('user_id');
   });
 
+  it('creates a batch through the Batch API, 10 tasks a request: an element refused before any call or by Asana fails alone', async () => {
+    const { sim, adapter, ctx, seed } = await setup();
+    const inputs = Array.from({ length: 12 }, (_, i) => ({ name: `batch ${i}`, project_id: seed.support, comment: i === 0 ? ['first!'] : [] }));
+    inputs[3] = { ...inputs[3]!, status: 'ON_HOLD' } as (typeof inputs)[number];
+    inputs[11] = { ...inputs[11]!, assigned_to: ['999'] } as (typeof inputs)[number];
+    const results = await adapter.ticketing!.createTickets!(ctx, inputs);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, false, true, true, true, true, true, true, true, false]);
+    const errorOf = (i: number) => (results[i] as { ok: false; error: Error }).error as AppError;
+    expect(errorOf(3).details.field).toBe('status');
+    expect(errorOf(11).details).toMatchObject({ provider_status: 400 });
+    const first = results[0] as { ok: true; result: { record: { data: Record<string, unknown> }; related?: Array<{ data: Record<string, unknown> }> } };
+    expect(first.result.record.data.name).toBe('batch 0');
+    expect(first.result.related!.map((r) => r.data.body)).toEqual(['first!']);
+    expect(sim.requests.filter((r) => r.path === '/batch')).toHaveLength(2);
+  });
+
   it('reads the events\' meaning: the last event of a task decides, stories name their task', () => {
     const task = (gid: string) => ({ gid, resource_type: 'task' });
     expect(

@@ -13,7 +13,9 @@
  *
  * Endpoints: GET /users/me, /workspaces/{gid}, /users, /workspaces/{gid}/teams, /projects, /workspaces/{gid}/tags
  * (and POST), /workspaces/{gid}/custom_fields, /events; GET/POST /tasks, GET/PUT/DELETE /tasks/{gid},
- * POST /tasks/{gid}/addTag and /removeTag, GET/POST /tasks/{gid}/stories, GET/POST /attachments (multipart upload).
+ * POST /tasks/{gid}/addTag and /removeTag, GET/POST /tasks/{gid}/stories, GET/POST /attachments (multipart upload),
+ * POST /batch (at most 10 actions, each answered with its own status and body; the actions themselves are not
+ * checked against the description, only the batch request and answer).
  */
 import { specPath } from '../../support/provider-specs';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
@@ -406,6 +408,24 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
         emit(t.projects, { action: 'added', resource: ref('attachment', a.gid, a.name), parent: ref('task', t.gid, t.name) });
         return { status: 200, body: { data: attachmentJson(a) } };
       }
+    }
+    if (m === 'POST' && p === '/batch') {
+      const actions = (data(req).actions ?? err(400, 'actions: Missing input')) as Array<{ relative_path?: string; method?: string; data?: Obj; options?: { fields?: string[] } }>;
+      if (!Array.isArray(actions) || actions.length > 10) err(400, 'actions: A batch request can contain at most 10 actions');
+      const results = actions.map((a) => {
+        const method = String(a.method ?? '').toUpperCase();
+        const query = new URLSearchParams(method === 'GET' ? Object.entries(a.data ?? {}).map(([k, v]) => [k, String(v)] as [string, string]) : []);
+        if (a.options?.fields) query.set('opt_fields', a.options.fields.join(','));
+        const sub: SimRequest = { ...req, method, path: String(a.relative_path ?? ''), query, body: method === 'GET' ? undefined : { data: a.data ?? {} }, rawBody: '', rawBytes: Buffer.alloc(0) };
+        try {
+          const res = handle(sub);
+          return { status_code: res.status, headers: res.status === 201 ? { location: `${sub.path}/${(res.body as { data?: { gid?: string } }).data?.gid ?? ''}` } : {}, body: res.body };
+        } catch (e) {
+          if (e instanceof SimHttpError) return { status_code: e.response.status, headers: {}, body: e.response.body };
+          throw e;
+        }
+      });
+      return { status: 200, body: { data: results } };
     }
     return err(404, `No matching route for request: ${m} ${p}`);
   };
