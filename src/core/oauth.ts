@@ -27,6 +27,7 @@ export interface OAuthEndpoints {
   scopes: string[];
   pkce: boolean;
   clientAuth: 'basic' | 'post';
+  tokenRequestBody: 'form' | 'json';
 }
 
 /** `<flow id>.<expiry, epoch seconds>.<HMAC>`: the HMAC also covers the nonce kept in the browser's cookie. */
@@ -134,6 +135,7 @@ export class OAuthService implements TokenRefresher {
       scopes: app.scopes ?? spec.scopes,
       pkce: spec.pkce,
       clientAuth: spec.clientAuth ?? 'post',
+      tokenRequestBody: spec.tokenRequestBody ?? 'form',
     };
   }
 
@@ -323,7 +325,7 @@ export class OAuthService implements TokenRefresher {
     return outcome.credentials;
   }
 
-  /** POSTs a grant to the token endpoint (form-encoded) through the provider HTTP client. */
+  /** POSTs a grant to the token endpoint (form-encoded, or JSON where the manifest says so) through the provider HTTP client. */
   private async tokenRequest(
     limiterKey: string,
     manifest: ProviderManifest,
@@ -334,7 +336,8 @@ export class OAuthService implements TokenRefresher {
     const url = new URL(endpoints.tokenUrl);
     const secret = this.apps.secretOf(app);
     const form = new URLSearchParams(grant);
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    const json = endpoints.tokenRequestBody === 'json';
+    const headers: Record<string, string> = { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' };
     if (endpoints.clientAuth === 'basic') {
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
     } else {
@@ -352,7 +355,8 @@ export class OAuthService implements TokenRefresher {
     let data: unknown;
     try {
       // A failed token call is not the caller's write: whatever it was for was not sent.
-      data = (await beforeTheWrite(client.post<unknown>(url.href, { body: form.toString(), headers }), `${manifest.name}'s token endpoint`)).data;
+      const body = json ? JSON.stringify(Object.fromEntries(form)) : form.toString();
+      data = (await beforeTheWrite(client.post<unknown>(url.href, { body, headers }), `${manifest.name}'s token endpoint`)).data;
     } catch (err) {
       if (err instanceof ProviderError && (err.providerStatus === 400 || err.providerStatus === 401)) {
         const e = oauthError(err.providerBody);

@@ -30,6 +30,14 @@ interface RunProgress {
 }
 const NO_CHANGES: ChangeCounts = { created: 0, updated: 0, deleted: 0 };
 
+const withGone = (p: RunProgress, gone: number): RunProgress => (gone ? { ...p, changes: { ...p.changes, deleted: p.changes.deleted + gone } } : p);
+
+function groupByType(objects: { objectType: string; remoteId: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const o of objects) out.set(o.objectType, [...(out.get(o.objectType) ?? []), o.remoteId]);
+  return out;
+}
+
 function advance(p: RunProgress, read: number, saved: SavedBatch): RunProgress {
   return {
     records: p.records + read - saved.skipped.length,
@@ -127,16 +135,20 @@ export class SyncService {
     try {
       const since = run.mode === 'incremental' && previous?.watermark ? new Date(previous.watermark.getTime() - this.overlapMs) : undefined;
       // The next page is read from the provider while this one is stored (one page ahead at most).
-      for await (const batch of readAhead(syncer.run(ctx, { since, resume: run.resume ?? undefined }))) {
+      for await (const batch of readAhead(syncer.run(ctx, { since, resume: run.resume ?? undefined, cursor: previous?.cursor ?? undefined }))) {
         const before = progress;
+        // Deletions a change feed reports by id: marked before the batch's position moves past them (marking twice changes nothing).
+        let reportedGone = 0;
+        for (const [objectType, remoteIds] of groupByType(batch.deleted ?? [])) reportedGone += await this.repo.markRemoteDeleted(connectionId, objectType, remoteIds);
         const saved = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (saved) => ({
           ...base,
           status: 'running',
           resume: batch.resume,
-          ...progressColumns(advance(before, batch.records.length, saved)),
+          ...(batch.cursor !== undefined ? { cursor: batch.cursor } : {}),
+          ...progressColumns(withGone(advance(before, batch.records.length, saved), reportedGone)),
           lastError: null,
         }));
-        progress = advance(before, batch.records.length, saved);
+        progress = withGone(advance(before, batch.records.length, saved), reportedGone);
         if (batch.completeChildren) {
           // The batch lists every child of these parents: the stored children it does not list are gone.
           const { objectType, parents } = batch.completeChildren;

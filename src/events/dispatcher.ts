@@ -38,7 +38,7 @@ const jitter = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
  * `webhook-id`. A worker that dies mid-delivery leaves its lease to expire: the delivery is sent again
  * (at least once, same id).
  */
-/** The channel deliveries are announced on when written (migration 0018_webhook_wakeup). */
+/** The channel deliveries are announced on when written (migration 0019_webhook_wakeup). */
 export const DELIVERIES_CHANNEL = 'omniport_deliveries';
 
 export class WebhookDispatcher {

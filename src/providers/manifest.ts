@@ -70,7 +70,14 @@ export interface ProviderManifest {
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
-  oauth?: { authorizeUrl: string; tokenUrl: string; scopes: string[]; pkce: boolean };
+  oauth?: {
+    authorizeUrl: string;
+    tokenUrl: string;
+    scopes: string[];
+    pkce: boolean;
+    /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
+    tokenRequestBody?: 'form' | 'json';
+  };
   /**
    * Response headers that tell how much of the rate limit is left and when it resets; several pairs where
    * the provider counts several budgets (Linear: requests and complexity). A budget at 0 is waited out

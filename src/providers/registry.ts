@@ -1,5 +1,7 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
+import { asanaAdapter } from './asana';
+import { clickupAdapter } from './clickup';
 import { closeAdapter } from './close';
 import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
@@ -39,5 +41,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
 }

@@ -35,6 +35,13 @@ export interface SyncBatch {
    * their stored children it does not list are gone and are marked deleted, at no extra provider call.
    */
   completeChildren?: { objectType: string; parents: { objectType: string; remoteId: string }[] };
+  /**
+   * The provider's own position for the next incremental run after this batch (event sync tokens), saved
+   * with the batch and handed back as `SyncOptions.cursor`; absent leaves the saved one as it is.
+   */
+  cursor?: string;
+  /** Objects the provider's change feed reports deleted, by remote id only (their stored fields are kept). */
+  deleted?: { objectType: string; remoteId: string }[];
 }
 
 export interface SyncOptions {
@@ -42,6 +49,8 @@ export interface SyncOptions {
   since?: Date;
   /** Continue a run that stopped after the batch that returned this position. */
   resume?: string;
+  /** The provider's own position saved by the last batch that gave one (`SyncBatch.cursor`). */
+  cursor?: string;
 }
 
 /**

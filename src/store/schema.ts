@@ -183,6 +183,11 @@ export const syncStates = pgTable(
     mode: text('mode'),
     /** Position after the last saved batch of the current run. */
     resume: text('resume'),
+    /**
+     * The provider's own position for the next incremental run (Asana's event sync tokens), saved with every
+     * batch that moves it, kept across runs.
+     */
+    cursor: text('cursor'),
     runStartedAt: timestamp('run_started_at', { withTimezone: true, mode: 'date' }),
     /** Start of the last successful run: the next incremental run asks for changes since then (minus an overlap). */
     watermark: timestamp('watermark', { withTimezone: true, mode: 'date' }),

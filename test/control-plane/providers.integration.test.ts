@@ -35,3 +35,20 @@ it('lists Freshdesk and Intercom with what they can do and what they cannot', as
   expect(byName('intercom').capabilities['ticketing.attachment']).not.toContain('create');
   for (const n of ['freshdesk', 'intercom']) expect(byName(n).limitations.length).toBeGreaterThan(0);
 });
+
+it('lists Asana with its credentials, OAuth, collections and what it cannot do', async () => {
+  const res = await server.call('GET', '/providers');
+  const asana = res.body.data.find((p: { name: string }) => p.name === 'asana');
+  expect(asana).toMatchObject({ vertical: 'ticketing', credential_fields: ['access_token', 'workspace_gid'], oauth: true, default_base_url: 'https://app.asana.com/api/1.0' });
+  expect(asana.capabilities['ticketing.collection']).toEqual(expect.arrayContaining(['sync']));
+  expect(asana.capabilities['ticketing.contact']).toBeUndefined();
+  expect(asana.limitations.join(' ')).toMatch(/IN_PROGRESS and ON_HOLD are refused/);
+});
+
+it('lists ClickUp with its credentials, OAuth, collections and what it cannot do', async () => {
+  const res = await server.call('GET', '/providers');
+  const clickup = res.body.data.find((p: { name: string }) => p.name === 'clickup');
+  expect(clickup).toMatchObject({ vertical: 'ticketing', credential_fields: ['access_token', 'workspace_id'], oauth: true, default_base_url: 'https://api.clickup.com/api' });
+  expect(clickup.capabilities['ticketing.collection']).toEqual(expect.arrayContaining(['sync']));
+  expect(clickup.limitations.join(' ')).toMatch(/ON_HOLD is refused/);
+});

@@ -5,11 +5,8 @@
  * adapter sends and every response the simulator gives is checked; when the file is absent the checks
  * are skipped and `available` is false.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { KnownDeviation, SpecViolation } from '../../support/openapi-validator';
+import { compilableSpec as sharedCompilableSpec } from '../shared/compilable-spec';
 import { loadOpenApiCheck, type OpenApiCheck } from '../shared/openapi-check';
 import { specPath } from '../../support/provider-specs';
 
@@ -51,41 +48,8 @@ export const GITHUB_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
   },
 ];
 
-/**
- * The description as the validator can compile it. Three request-body properties of the 2022 snapshot
- * (`milestone` of issues/create and issues/update, `title` of issues/update) say `nullable: true` next to a
- * `oneOf` without a `type`, which OpenAPI 3.0 leaves undefined and Ajv refuses to compile. They are
- * rewritten, in a temporary copy outside the project, to the `oneOf` plus `{enum: [null]}` they mean;
- * nothing else changes.
- */
-export async function compilableSpec(file: string): Promise<{ file: string; fixes: string[] }> {
-  const text = await readFile(file, 'utf8');
-  const doc = JSON.parse(text) as unknown;
-  const fixes: string[] = [];
-  const walk = (node: unknown, at: string) => {
-    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${at}/${i}`));
-    if (!node || typeof node !== 'object') return;
-    const n = node as Record<string, unknown>;
-    if (n.nullable !== undefined && n.type === undefined && (Array.isArray(n.oneOf) || Array.isArray(n.anyOf))) {
-      const key = Array.isArray(n.oneOf) ? 'oneOf' : 'anyOf';
-      if (n.nullable === true) (n[key] as unknown[]).push({ enum: [null] });
-      delete n.nullable;
-      fixes.push(at);
-    }
-    for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-  };
-  walk(doc, '#');
-  if (fixes.length === 0) return { file, fixes };
-  const dir = path.join(os.tmpdir(), 'omniport-provider-specs');
-  await mkdir(dir, { recursive: true });
-  const out = path.join(dir, `github-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.json`);
-  // Test files run in parallel processes: write a private file, then rename it into place (atomic), so
-  // that no process ever reads a half-written copy.
-  const tmp = `${out}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, JSON.stringify(doc));
-  await rename(tmp, out);
-  return { file: out, fixes };
-}
+/** The description as the validator can compile it (shared: see ../shared/compilable-spec.ts). */
+export const compilableSpec = (file: string) => sharedCompilableSpec(file, 'github');
 
 export interface SpecCheck extends OpenApiCheck {
   /** JSON pointers of the schemas rewritten by {@link compilableSpec}. */

@@ -39,6 +39,8 @@ export interface OAuthSimulatorOptions {
 export interface GrantRecord {
   grantType: string;
   ok: boolean;
+  /** The token request's Content-Type (form-encoded, or JSON for providers that take JSON). */
+  contentType?: string;
   error?: string;
   at: number;
 }
@@ -263,7 +265,7 @@ ${scopes.length ? `<p>It asks to:</p><ul>${scopes.map((s) => `<li>${htmlEscape(s
     if (method === 'POST' && url.pathname === paths.token) {
       const body = await readBody(req);
       if (sim.tokenDelayMs) await new Promise((r) => setTimeout(r, sim.tokenDelayMs));
-      const record = (ok: boolean, error?: string) => sim.grants.push({ grantType: body.grant_type ?? '', ok, error, at: Date.now() });
+      const record = (ok: boolean, error?: string) => sim.grants.push({ grantType: body.grant_type ?? '', ok, error, at: Date.now(), contentType: req.headers['content-type'] });
       if (nextFailure) {
         const f = nextFailure;
         nextFailure = undefined;

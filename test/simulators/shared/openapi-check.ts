@@ -4,7 +4,7 @@
  * (injected faults excepted). When the file is absent the checks are skipped and `available` is false.
  * Known deviations (where the real API differs from its own description) go to `deviations`.
  */
-import { createViolationLog, loadOpenApiValidator, type KnownDeviation, type OpenApiValidator, type SpecViolation } from '../../support/openapi-validator';
+import { createViolationLog, loadOpenApiValidator, type KnownDeviation, type OpenApiValidator, type SpecViolation, type ValidatorOptions } from '../../support/openapi-validator';
 
 export type { KnownDeviation, SpecViolation };
 
@@ -20,8 +20,8 @@ export interface OpenApiCheck {
   clear(): void;
 }
 
-export async function loadOpenApiCheck(file: string | undefined, known: readonly KnownDeviation[], enabled = true): Promise<OpenApiCheck> {
-  const validator: OpenApiValidator | undefined = enabled && file ? await loadOpenApiValidator(file) : undefined;
+export async function loadOpenApiCheck(file: string | undefined, known: readonly KnownDeviation[], enabled = true, options?: ValidatorOptions): Promise<OpenApiCheck> {
+  const validator: OpenApiValidator | undefined = enabled && file ? await loadOpenApiValidator(file, options) : undefined;
   const { violations, deviations, record, clear: clearLog } = createViolationLog(known);
   const undocumented: { method: string; path: string }[] = [];
   return {

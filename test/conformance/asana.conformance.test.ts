@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { asanaDriver } from './drivers/asana';
+
+runTicketingConformance(asanaDriver);

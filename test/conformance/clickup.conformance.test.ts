@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { clickupDriver } from './drivers/clickup';
+
+runTicketingConformance(clickupDriver);
