@@ -30,8 +30,11 @@ export interface WebhookCase<Sim> {
   sent(sim: Sim): SentRequest[];
   /** Changes an object already synced; answers its remote id, the record event type and a field value to find. */
   change(sim: Sim): { remoteId: string; eventType: string; marker: string };
-  /** Deletes an object already synced; answers its remote id and the record event type. */
-  remove(sim: Sim): { remoteId: string; eventType: string };
+  /**
+   * Deletes an object already synced; answers its remote id and the record event type. Left out for a
+   * provider whose webhooks say nothing about deletions (GitLab): the scheduled sync's check finds them.
+   */
+  remove?(sim: Sim): { remoteId: string; eventType: string };
   /** A synced object's remote id, for requests the test makes up. */
   sampleRemoteId: string;
   /** A request body for a change of `remoteId` with delivery id `deliveryId` (where the body carries it). */
@@ -40,6 +43,11 @@ export interface WebhookCase<Sim> {
   sign(secret: string, body: string, at: Date, deliveryId: string): Record<string, string>;
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
   signsTime: boolean;
+  /**
+   * The scheme covers the body (an HMAC of it). False for a shared token sent as is (GitLab's X-Gitlab-Token):
+   * a body changed in transit cannot be told from the provider's; only TLS protects it.
+   */
+  signsBody?: boolean;
   /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
   providerCalls(sim: Sim): number;
 }
@@ -146,8 +154,8 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       expect(status.body.data.real_time.last_received_at).not.toBeNull();
     });
 
-    it('a deletion in the provider marks the object remote_was_deleted and sends a deleted event', async () => {
-      const { remoteId, eventType } = c.remove(sim);
+    it.skipIf(!c.remove)('a deletion in the provider marks the object remote_was_deleted and sends a deleted event', async () => {
+      const { remoteId, eventType } = c.remove!(sim);
       await until('the deleted event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(remoteId)));
       expect((await objectOf(eventType, remoteId))!.remote_was_deleted).toBe(true);
     });
@@ -162,10 +170,10 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       const id = `forged-${Date.now()}`;
       const fresh = c.body(c.sampleRemoteId, id);
       expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date(), id))).toBe(401);
-      // A body changed after signing.
       const secret = c.registered(sim)[0]!.secret;
       const signed = c.sign(secret, fresh, new Date(), id);
-      expect(await post(last.url, `${fresh} `, signed)).toBe(401);
+      // A body changed after signing.
+      if (c.signsBody !== false) expect(await post(last.url, `${fresh} `, signed)).toBe(401);
       if (c.signsTime) {
         // Expired: signed correctly, ten minutes ago.
         const oldId = `old-${Date.now()}`;
