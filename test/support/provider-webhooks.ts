@@ -37,8 +37,8 @@ export interface WebhookCase<Sim> {
   remove?(sim: Sim): { remoteId: string; eventType: string };
   /** A synced object's remote id, for requests the test makes up. */
   sampleRemoteId: string;
-  /** A request body for a change of `remoteId` with delivery id `deliveryId` (where the body carries it). */
-  body(remoteId: string, deliveryId: string): string;
+  /** A request body for a change of `remoteId` with delivery id `deliveryId` and the time `at` (where the body carries them: Linear signs its time inside the body). */
+  body(remoteId: string, deliveryId: string, at?: Date): string;
   /** The provider's headers for `body` signed with `secret` at `at` (delivery id where headers carry it). */
   sign(secret: string, body: string, at: Date, deliveryId: string): Record<string, string>;
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
@@ -177,8 +177,9 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       if (c.signsTime) {
         // Expired: signed correctly, ten minutes ago.
         const oldId = `old-${Date.now()}`;
-        const old = c.body(c.sampleRemoteId, oldId);
-        expect(await post(last.url, old, c.sign(secret, old, new Date(Date.now() - 10 * 60_000), oldId))).toBe(401);
+        const oldAt = new Date(Date.now() - 10 * 60_000);
+        const old = c.body(c.sampleRemoteId, oldId, oldAt);
+        expect(await post(last.url, old, c.sign(secret, old, oldAt, oldId))).toBe(401);
       }
       // Unknown address.
       expect(await post(last.url.replace(/[A-Za-z0-9]{20,64}$/, 'x'.repeat(33)), fresh, signed)).toBe(401);
