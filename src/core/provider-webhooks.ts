@@ -9,13 +9,14 @@
  * one waiting job per connection and stream, so a burst of deliveries costs one or two runs. Webhooks never
  * replace the scheduled sync: they shorten the delay, the sync still reconciles what a lost webhook missed.
  */
+import { createHmac } from 'node:crypto';
 import { AppError } from './errors';
 import { hostReach } from './network';
 import { randomBase62, type SecretBox } from './secrets';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
-import type { IncomingWebhook } from '../providers/types';
+import type { IncomingWebhook, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
 
 export interface ProviderWebhookLogger {
@@ -30,6 +31,8 @@ export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: '
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
+  /** The client secret of a project's OAuth app for a provider (signs app-level webhooks), when one is set. */
+  appSecretOf: ((projectId: string, provider: string) => Promise<string | undefined>) | undefined;
   /** Queues the incremental sync of streams of a connection (the job runner's `enqueue`). */
   enqueue: ((connectionId: string, streams: string[]) => Promise<void>) | undefined;
   /** Sends for one connection and stream in flight, and whether another is wanted after it. */
@@ -73,10 +76,58 @@ export class ProviderWebhookService {
     return this.opts.publicUrl.replace(/\/+$/, '');
   }
 
+  /**
+   * The opaque part of a provider app's address: one per project and provider, derived from the server's key
+   * (unguessable, and the same for every connection, so an app admin pastes it once).
+   */
+  appKeyOf(projectId: string, provider: string): string {
+    return createHmac('sha256', this.box.deriveKey('provider-app-webhooks')).update(`${projectId}:${provider}`).digest('hex').slice(0, 40);
+  }
+
+  /** What an app admin pastes in the provider app's webhook settings for this connection's project, if it applies. */
+  async appSetupOf(connection: ConnectionRow): Promise<{ url: string; secret: string } | undefined> {
+    const adapter = this.contexts.adapterOf(connection);
+    if (!adapter.appWebhooks || adapter.manifest.sandbox || !this.opts.publicUrl) return undefined;
+    return {
+      url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${this.appKeyOf(connection.projectId, connection.provider)}`,
+      secret: 'the client secret of the project’s OAuth app for this provider (PUT /oauth-apps/{provider})',
+    };
+  }
+
+  /** App-level webhooks: records the connection's account so requests about it reach it. Never fails the connection. */
+  private async registerAppFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
+    const hooks = this.contexts.adapterOf(connection).appWebhooks!;
+    if (!(await this.publicBase())) return undefined;
+    try {
+      if (!(await this.appSecretOf?.(connection.projectId, connection.provider))) throw new Error('the project has no OAuth app for this provider: its client secret signs the app’s webhooks');
+      const { ctx } = this.contexts.forConnection(connection, { background: true });
+      const accountId = await hooks.accountOf(ctx);
+      return await this.repo.insert({
+        projectId: connection.projectId,
+        connectionId: connection.id,
+        provider: connection.provider,
+        routeKey: randomBase62(24),
+        mode: 'app',
+        remoteIds: { appKey: this.appKeyOf(connection.projectId, connection.provider), accountId },
+        // The app's client secret signs; it is read from the OAuth app at each request (it may be rotated).
+        secretEncrypted: this.box.encrypt(''),
+        expiresAt: null,
+      });
+    } catch (err) {
+      this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'real-time updates through the provider app are off for this connection');
+      return undefined;
+    }
+  }
+
   /** After a connection is made: creates its provider webhook where the provider supports it. Never fails the connection. */
   async registerFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
     const adapter = this.contexts.adapterOf(connection);
-    if (!adapter.webhooks || adapter.manifest.sandbox) return undefined;
+    if (adapter.manifest.sandbox) return undefined;
+    if (adapter.appWebhooks && !adapter.webhooks) {
+      if (await this.repo.ofConnection(connection.id)) return undefined;
+      return this.registerAppFor(connection);
+    }
+    if (!adapter.webhooks) return undefined;
     if (await this.repo.ofConnection(connection.id)) return undefined; // re-authorised: it exists
     const base = await this.publicBase();
     if (!base) return undefined;
@@ -134,8 +185,11 @@ export class ProviderWebhookService {
       // One answer for every refusal: a caller learns nothing about which check failed.
       return new AppError('unauthorized', 'the webhook request could not be verified');
     };
-    const row = /^[A-Za-z0-9]{16,64}$/.test(routeKey) ? await this.repo.byRoute(routeKey) : undefined;
-    if (!row || row.provider !== provider) throw refused('unknown address');
+    if (!/^[A-Za-z0-9]{16,64}$/.test(routeKey)) throw refused('unknown address');
+    if (req.url?.startsWith('/')) req = { ...req, url: `${(this.opts.publicUrl ?? '').replace(/\/+$/, '')}${req.url}` };
+    const row = await this.repo.byRoute(routeKey);
+    if (!row || row.mode === 'app') return this.receiveApp(provider, routeKey, req, refused);
+    if (row.provider !== provider) throw refused('unknown address');
     const connection = await this.controlPlane.findConnectionById(row.connectionId);
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
@@ -151,14 +205,67 @@ export class ProviderWebhookService {
     }
     const notice = hooks.parse(req, body);
     if (!notice) return { kind: 'ignored' };
-    if (!(await this.repo.accept(row.id, notice.deliveryId))) throw refused('replayed delivery id');
+    const streams = await this.apply(row, connection, notice);
+    if (!streams) throw refused('replayed delivery id');
+    return { kind: 'accepted', streams };
+  }
+
+  /** A verified notice for one connection: its delivery id recorded (undefined: a replay), deletions marked, streams queued. */
+  private async apply(row: ProviderWebhookRow, connection: ConnectionRow, notice: WebhookNotice): Promise<string[] | undefined> {
+    if (!(await this.repo.accept(row.id, notice.deliveryId))) return undefined;
     const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
     const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
     if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
-    return { kind: 'accepted', streams };
+    return streams;
+  }
+
+  /**
+   * A request to a provider app's address (`appKey`): verified with the project's OAuth app secret, then each
+   * account's changes go to the connections of that account. Replayed when every part was seen before.
+   */
+  private async receiveApp(provider: string, appKey: string, req: IncomingWebhook, refused: (why: string) => AppError): Promise<ReceiveOutcome> {
+    const rows = await this.repo.ofApp(provider, appKey);
+    if (!rows.length) throw refused('unknown address');
+    const connections = new Map<string, ConnectionRow>();
+    for (const r of rows) {
+      const c = await this.controlPlane.findConnectionById(r.connectionId);
+      if (c) connections.set(r.id, c);
+    }
+    const any = connections.values().next().value;
+    const hooks = any ? this.contexts.adapterOf(any).appWebhooks : undefined;
+    if (!any || !hooks) throw refused('unknown address');
+    const secret = await this.appSecretOf?.(rows[0]!.projectId, provider);
+    const verified = secret ? hooks.verify(req, secret) : null;
+    if (!verified) throw refused('signature');
+    if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
+    let body: unknown;
+    try {
+      body = JSON.parse(req.rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('malformed_json', 'the webhook body is not JSON');
+    }
+    const parts = hooks.parse(req, body);
+    if (!parts) return { kind: 'ignored' };
+    const streams = new Set<string>();
+    let fresh = 0;
+    let known = 0;
+    for (const { accountId, notice } of parts) {
+      for (const row of rows.filter((r) => r.remoteIds.accountId === accountId)) {
+        const connection = connections.get(row.id);
+        if (!connection) continue;
+        known++;
+        const applied = await this.apply(row, connection, notice);
+        if (applied) fresh++;
+        for (const s of applied ?? []) streams.add(s);
+      }
+    }
+    // Events about accounts with no connection here are answered (the provider would retry them for days).
+    if (!known) return { kind: 'ignored' };
+    if (!fresh) throw refused('replayed delivery id');
+    return { kind: 'accepted', streams: [...streams] };
   }
 
   /**

@@ -18,6 +18,14 @@ export class ProviderWebhooksRepo {
     return row;
   }
 
+  /** App-level rows (mode `app`) of a provider app's address. */
+  async ofApp(provider: string, appKey: string): Promise<ProviderWebhookRow[]> {
+    return this.db
+      .select()
+      .from(providerWebhooks)
+      .where(and(eq(providerWebhooks.provider, provider), eq(providerWebhooks.mode, 'app'), sql`${providerWebhooks.remoteIds}->>'appKey' = ${appKey}`));
+  }
+
   async ofConnection(connectionId: string): Promise<ProviderWebhookRow | undefined> {
     const [row] = await this.db.select().from(providerWebhooks).where(eq(providerWebhooks.connectionId, connectionId)).limit(1);
     return row;

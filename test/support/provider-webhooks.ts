@@ -39,8 +39,13 @@ export interface WebhookCase<Sim> {
   sampleRemoteId: string;
   /** A request body for a change of `remoteId` with delivery id `deliveryId` and the time `at` (where the body carries them: Linear signs its time inside the body). */
   body(remoteId: string, deliveryId: string, at?: Date): string;
-  /** The provider's headers for `body` signed with `secret` at `at` (delivery id where headers carry it). */
-  sign(secret: string, body: string, at: Date, deliveryId: string): Record<string, string>;
+  /** The provider's headers for `body` sent to `url`, signed with `secret` at `at` (delivery id where headers carry it). */
+  sign(secret: string, body: string, at: Date, deliveryId: string, url: string): Record<string, string>;
+  /**
+   * `registered`: Omniport creates the webhook at the provider (default). `app`: an app admin subscribes the
+   * provider app once (HubSpot): `registered(sim)` is the app's setting, and it outlives the connection.
+   */
+  mode?: 'registered' | 'app';
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
   signsTime: boolean;
   /**
@@ -137,10 +142,10 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       expect(hooks).toHaveLength(1);
       expect(hooks[0]!.url).toMatch(new RegExp(`^${server.url}/webhooks/providers/${c.provider}/[A-Za-z0-9]{20,64}$`));
       const stored = await server.sql('select secret_encrypted, mode from provider_webhooks where connection_id = $1', [connectionId]);
-      expect(stored[0]!.mode).toBe('registered');
+      expect(stored[0]!.mode).toBe(c.mode ?? 'registered');
       expect(stored[0]!.secret_encrypted).not.toContain(hooks[0]!.secret);
       const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': token } });
-      expect(status.body.data.real_time).toMatchObject({ active: true, mode: 'registered' });
+      expect(status.body.data.real_time).toMatchObject({ active: true, mode: c.mode ?? 'registered' });
     });
 
     it('a change in the provider reaches the unified object and the customer’s receiver', async () => {
@@ -169,9 +174,9 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       // Forged: signed with another secret.
       const id = `forged-${Date.now()}`;
       const fresh = c.body(c.sampleRemoteId, id);
-      expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date(), id))).toBe(401);
+      expect(await post(last.url, fresh, c.sign('not-the-secret', fresh, new Date(), id, last.url))).toBe(401);
       const secret = c.registered(sim)[0]!.secret;
-      const signed = c.sign(secret, fresh, new Date(), id);
+      const signed = c.sign(secret, fresh, new Date(), id, last.url);
       // A body changed after signing.
       if (c.signsBody !== false) expect(await post(last.url, `${fresh} `, signed)).toBe(401);
       if (c.signsTime) {
@@ -179,7 +184,7 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
         const oldId = `old-${Date.now()}`;
         const oldAt = new Date(Date.now() - 10 * 60_000);
         const old = c.body(c.sampleRemoteId, oldId, oldAt);
-        expect(await post(last.url, old, c.sign(secret, old, oldAt, oldId))).toBe(401);
+        expect(await post(last.url, old, c.sign(secret, old, oldAt, oldId, last.url))).toBe(401);
       }
       // Unknown address.
       expect(await post(last.url.replace(/[A-Za-z0-9]{20,64}$/, 'x'.repeat(33)), fresh, signed)).toBe(401);
@@ -204,7 +209,7 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
         Array.from({ length: 500 }, (_, i) => {
           const id = `burst-${Date.now()}-${i}`;
           const body = c.body(remoteId, id);
-          return post(url, body, c.sign(secret, body, new Date(), id));
+          return post(url, body, c.sign(secret, body, new Date(), id, url));
         }),
       );
       expect(statuses.filter((s) => s === 202)).toHaveLength(500);
@@ -220,8 +225,16 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);
       expect(connections.status).toBeLessThan(300);
-      expect(c.registered(sim)).toHaveLength(0);
       expect(await server.sql('select * from provider_webhooks')).toHaveLength(0);
+      if ((c.mode ?? 'registered') === 'registered') {
+        expect(c.registered(sim)).toHaveLength(0);
+      } else {
+        // The app's subscription stays (it serves every account); requests for this account are refused now.
+        const { url, secret } = c.registered(sim)[0]!;
+        const id = `after-${Date.now()}`;
+        const body = c.body(c.sampleRemoteId, id);
+        expect(await post(url, body, c.sign(secret, body, new Date(), id, url))).toBe(401);
+      }
     });
   });
 }

@@ -94,12 +94,23 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         tags: ['connections'],
         summary: 'Get a connection',
         params: idParams,
-        response: { 200: envelope(connectionSchema), ...errorResponses },
+        response: {
+          200: envelope(
+            connectionSchema.extend({
+              real_time_setup: z
+                .object({ url: z.string(), secret: z.string() })
+                .nullable()
+                .describe('For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings and the secret that signs them. Null otherwise. See docs/webhooks-in.md.'),
+            }),
+          ),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const view = await services.connections.get(accessOf(request), request.params.id);
-      return { message: 'Connection', statusCode: 200, data: presentConnection(view) };
+      const setup = await services.providerWebhooks.appSetupOf(view.row);
+      return { message: 'Connection', statusCode: 200, data: { ...presentConnection(view), real_time_setup: setup ?? null } };
     },
   );
 
