@@ -16,7 +16,7 @@ import { randomBase62, type SecretBox } from './secrets';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
-import type { IncomingWebhook, WebhookNotice } from '../providers/types';
+import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
 
 export interface ProviderWebhookLogger {
@@ -194,20 +194,25 @@ export class ProviderWebhookService {
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
-    const verified = hooks.verify(req, this.box.decrypt(row.secretEncrypted));
-    if (!verified) throw refused('signature');
-    if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
-    let body: unknown;
-    try {
-      body = JSON.parse(req.rawBody.toString('utf8'));
-    } catch {
-      throw new AppError('malformed_json', 'the webhook body is not JSON');
-    }
+    const body = this.verifiedBody(hooks, req, this.box.decrypt(row.secretEncrypted), refused);
     const notice = hooks.parse(req, body);
     if (!notice) return { kind: 'ignored' };
     const streams = await this.apply(row, connection, notice);
     if (!streams) throw refused('replayed delivery id');
     return { kind: 'accepted', streams };
+  }
+
+  /** The body of a request whose signature and signed time check out (else the refusal is thrown). */
+  private verifiedBody(hooks: Pick<ProviderWebhooks, 'verify' | 'replayWindowSeconds'>, req: IncomingWebhook, secret: string | undefined, refused: (why: string) => AppError): unknown {
+    // No secret (or an empty one, which a shared-token scheme would match with an empty header): nothing verifies.
+    const verified = secret ? hooks.verify(req, secret) : null;
+    if (!verified) throw refused('signature');
+    if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
+    try {
+      return JSON.parse(req.rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('malformed_json', 'the webhook body is not JSON');
+    }
   }
 
   /** A verified notice for one connection: its delivery id recorded (undefined: a replay), deletions marked, streams queued. */
@@ -228,25 +233,11 @@ export class ProviderWebhookService {
    */
   private async receiveApp(provider: string, appKey: string, req: IncomingWebhook, refused: (why: string) => AppError): Promise<ReceiveOutcome> {
     const rows = await this.repo.ofApp(provider, appKey);
-    if (!rows.length) throw refused('unknown address');
-    const connections = new Map<string, ConnectionRow>();
-    for (const r of rows) {
-      const c = await this.controlPlane.findConnectionById(r.connectionId);
-      if (c) connections.set(r.id, c);
-    }
-    const any = connections.values().next().value;
-    const hooks = any ? this.contexts.adapterOf(any).appWebhooks : undefined;
-    if (!any || !hooks) throw refused('unknown address');
-    const secret = await this.appSecretOf?.(rows[0]!.projectId, provider);
-    const verified = secret ? hooks.verify(req, secret) : null;
-    if (!verified) throw refused('signature');
-    if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
-    let body: unknown;
-    try {
-      body = JSON.parse(req.rawBody.toString('utf8'));
-    } catch {
-      throw new AppError('malformed_json', 'the webhook body is not JSON');
-    }
+    // Every row of an address belongs to one project and provider: any of them says how to verify.
+    const first = rows.length ? await this.controlPlane.findConnectionById(rows[0]!.connectionId) : undefined;
+    const hooks = first ? this.contexts.adapterOf(first).appWebhooks : undefined;
+    if (!first || !hooks) throw refused('unknown address');
+    const body = this.verifiedBody(hooks, req, await this.appSecretOf?.(first.projectId, provider), refused);
     const parts = hooks.parse(req, body);
     if (!parts) return { kind: 'ignored' };
     const streams = new Set<string>();
@@ -254,7 +245,7 @@ export class ProviderWebhookService {
     let known = 0;
     for (const { accountId, notice } of parts) {
       for (const row of rows.filter((r) => r.remoteIds.accountId === accountId)) {
-        const connection = connections.get(row.id);
+        const connection = await this.controlPlane.findConnectionById(row.connectionId);
         if (!connection) continue;
         known++;
         const applied = await this.apply(row, connection, notice);
