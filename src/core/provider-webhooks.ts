@@ -37,6 +37,8 @@ export class ProviderWebhookService {
   enqueue: ((connectionId: string, streams: string[]) => Promise<void>) | undefined;
   /** Sends for one connection and stream in flight, and whether another is wanted after it. */
   private readonly sending = new Map<string, { again: boolean }>();
+  /** When each webhook's `last_received_at` was last written by this process (a burst writes it once a second). */
+  private readonly touched = new Map<string, number>();
   /** Sends waiting for a burst to end, by connection and stream. */
   private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
   private readonly debounceMs: number;
@@ -167,6 +169,7 @@ export class ProviderWebhookService {
       }
     }
     await this.repo.remove(row.id);
+    this.touched.delete(row.id);
   }
 
   /** Whether real-time updates are on for a connection, and when the last one arrived. */
@@ -217,7 +220,10 @@ export class ProviderWebhookService {
 
   /** A verified notice for one connection: its delivery id recorded (undefined: a replay), deletions marked, streams queued. */
   private async apply(row: ProviderWebhookRow, connection: ConnectionRow, notice: WebhookNotice): Promise<string[] | undefined> {
-    if (!(await this.repo.accept(row.id, notice.deliveryId))) return undefined;
+    const now = Date.now();
+    const touch = now - (this.touched.get(row.id) ?? 0) >= 1000;
+    if (!(await this.repo.accept(row.id, notice.deliveryId, touch))) return undefined;
+    if (touch) this.touched.set(row.id, now);
     const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
     const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
     const deleted = new Map<string, string[]>();

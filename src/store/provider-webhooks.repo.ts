@@ -36,16 +36,17 @@ export class ProviderWebhooksRepo {
   }
 
   /**
-   * Records a delivery id and the time of the request; false when the id was accepted before (a replay).
-   * One statement, so two copies arriving together cannot both pass.
+   * Records a delivery id (and, with `touch`, the time of the request); false when the id was accepted before
+   * (a replay). One statement, so two copies arriving together cannot both pass.
    */
-  async accept(webhookId: string, deliveryId: string): Promise<boolean> {
+  async accept(webhookId: string, deliveryId: string, touch = true): Promise<boolean> {
     const inserted = await this.db
       .insert(providerWebhookReceipts)
       .values({ webhookId, deliveryId })
       .onConflictDoNothing()
       .returning({ deliveryId: providerWebhookReceipts.deliveryId });
     if (!inserted.length) return false;
+    if (!touch) return true;
     await this.db.update(providerWebhooks).set({ lastReceivedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, webhookId));
     return true;
   }
