@@ -3341,7 +3341,7 @@ export interface operations {
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "real_time_setup": {
                      *           "url": "https://example.com/files/report.pdf",
-                     *           "secret": "Example secret"
+                     *           "signed_with": "Example signed with"
                      *         }
                      *       }
                      *     }
@@ -3355,9 +3355,10 @@ export interface operations {
                             id_connection: string;
                             id_linked_user: string;
                             provider: string;
-                            /** @description For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings and the secret that signs them. Null otherwise. See docs/webhooks-in.md. */
+                            /** @description For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings, and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md. */
                             real_time_setup: {
-                                secret: string;
+                                /** @description Which secret signs the requests (nothing to paste: the provider uses it by itself). */
+                                signed_with: string;
                                 url: string;
                             } | null;
                             /** @description valid, or needs_reauth when the provider no longer accepts the credentials. */

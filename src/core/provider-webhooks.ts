@@ -87,12 +87,12 @@ export class ProviderWebhookService {
   }
 
   /** What an app admin pastes in the provider app's webhook settings for this connection's project, if it applies. */
-  async appSetupOf(connection: ConnectionRow): Promise<{ url: string; secret: string } | undefined> {
+  async appSetupOf(connection: ConnectionRow): Promise<{ url: string; signed_with: string } | undefined> {
     const adapter = this.contexts.adapterOf(connection);
     if (!adapter.appWebhooks || adapter.manifest.sandbox || !this.opts.publicUrl) return undefined;
     return {
       url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${this.appKeyOf(connection.projectId, connection.provider)}`,
-      secret: 'the client secret of the project’s OAuth app for this provider (PUT /oauth-apps/{provider})',
+      signed_with: 'the client secret of the project’s OAuth app for this provider (PUT /oauth-apps/{provider})',
     };
   }
 

@@ -98,9 +98,9 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
           200: envelope(
             connectionSchema.extend({
               real_time_setup: z
-                .object({ url: z.string(), secret: z.string() })
+                .object({ url: z.string(), signed_with: z.string().describe('Which secret signs the requests (nothing to paste: the provider uses it by itself).') })
                 .nullable()
-                .describe('For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings and the secret that signs them. Null otherwise. See docs/webhooks-in.md.'),
+                .describe('For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings, and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md.'),
             }),
           ),
           ...errorResponses,
