@@ -1,11 +1,12 @@
 /**
- * Provider webhooks in (issue 17): latency from a change in the Zendesk simulator to the customer's
+ * Provider webhooks in (issue 17): latency from a change in a ticketing simulator (Zendesk by default;
+ * `BENCH_PROVIDER=gitlab|linear|jira`) to the customer's
  * receiver (a ticketing.ticket.updated event), p50 and p95, with real-time updates on (the simulator's
  * signed webhook → Omniport → incremental sync of the stream → record event → webhook out) against
  * polling alone with the project's sync interval at 1 minute (no provider webhook registered).
  * Production settings otherwise (the events dispatcher polls every second, the job workers every 2 s
  * unless woken).
- *   npx tsx bench/webhooks-in.ts [real-time changes=20] [spacing s=3] [polling changes=8] [spacing s=15]
+ *   npx tsx bench/webhooks-in.ts [real-time changes=20] [spacing s=3] [polling changes=8] [spacing s=15]   (0 changes: part skipped)
  *   BENCH_DATABASE_URL=postgres://…/<throwaway database> npx tsx bench/webhooks-in.ts (emptied before each part)
  */
 import http from 'node:http';
@@ -13,9 +14,97 @@ import os from 'node:os';
 import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { ProviderRegistry } from '../src/providers/registry';
+import type { ProviderAdapter } from '../src/providers/types';
 import { zendeskAdapter } from '../src/providers/zendesk';
+import { gitlabAdapter } from '../src/providers/gitlab';
+import { linearAdapter } from '../src/providers/linear';
+import { jiraAdapter } from '../src/providers/jira';
 import { startZendeskSimulator } from '../test/simulators/zendesk';
+import { startGitlabSimulator } from '../test/simulators/gitlab';
+import { startLinearSimulator } from '../test/simulators/linear';
+import { startJiraSimulator } from '../test/simulators/jira';
 import { connect, percentile, startBenchServer } from './support';
+
+/** What the benchmark needs of a provider: its simulator seeded with an account's worth of tickets, the connection, a remote change. */
+interface BenchProvider {
+  adapter: ProviderAdapter;
+  start(): Promise<{
+    connection: { provider: string; credentials: Record<string, string>; base_url: string };
+    /** Renames the i-th seeded ticket in the provider. */
+    rename(i: number, subject: string): void;
+    webhooksSent(): number;
+    /** Provider calls that are incremental ticket runs (the cost of each synced change). */
+    ticketRuns(): number;
+    close(): Promise<void>;
+  }>;
+}
+
+const PROVIDERS: Record<string, BenchProvider> = {
+  zendesk: {
+    adapter: zendeskAdapter,
+    async start() {
+      const sim = await startZendeskSimulator({ validateSpec: false });
+      // Spread over the last 200 hours, as in an account: an incremental run reads the last minutes' changes only.
+      sim.seedTickets(200, { spacingMs: 3_600_000 });
+      const cred = sim.credentials[0]!;
+      return {
+        connection: { provider: 'zendesk', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateTicketRemotely(1 + i, { subject }),
+        webhooksSent: () => sim.webhooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  gitlab: {
+    adapter: gitlabAdapter,
+    async start() {
+      const sim = await startGitlabSimulator({ validateSpec: false });
+      const project = sim.fixtures!.helpDesk.id;
+      const iids = sim.seedIssues(project, 200).map((i) => i.iid);
+      return {
+        connection: { provider: 'gitlab', credentials: { access_token: sim.token }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateIssueRemotely(project, iids[i]!, { title: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => /\/projects\/\d+\/issues$/.test(r.path)).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  linear: {
+    adapter: linearAdapter,
+    async start() {
+      const sim = await startLinearSimulator();
+      const ids = sim.seedIssues(200).map((i) => i.id);
+      return {
+        connection: { provider: 'linear', credentials: { access_token: sim.apiKey }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateIssueRemotely(ids[i]!, { title: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        // Every GraphQL request (Linear has one endpoint): registration and the ticket runs.
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/graphql').length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  jira: {
+    adapter: jiraAdapter,
+    async start() {
+      const sim = await startJiraSimulator({ validateSpec: false });
+      const ids = sim.seedIssues(200).map((i) => i.id);
+      const cred = sim.credentials[0]!;
+      return {
+        connection: { provider: 'jira', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateIssueRemotely(ids[i]!, { summary: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path.startsWith('/rest/api/3/search')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+};
+const providerName = process.env.BENCH_PROVIDER ?? 'zendesk';
+const provider = PROVIDERS[providerName];
+if (!provider) throw new Error(`BENCH_PROVIDER: one of ${Object.keys(PROVIDERS).join(', ')}`);
 
 const realTimeChanges = Number(process.argv[2] ?? 20);
 const realTimeSpacingMs = Number(process.argv[3] ?? 3) * 1000;
@@ -46,10 +135,8 @@ async function emptyDatabase() {
 
 async function run(mode: 'real time' | 'polling', changes: number, spacingMs: number) {
   await emptyDatabase();
-  const sim = await startZendeskSimulator({ validateSpec: false });
-  // Spread over the last 200 hours, as in an account: an incremental run reads the last minutes' changes only.
-  sim.seedTickets(200, { spacingMs: 3_600_000 });
-  const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), {}, { work: true });
+  const sim = await provider!.start();
+  const bench = await startBenchServer(new ProviderRegistry([provider!.adapter]), {}, { work: true });
   // Real time needs an address the provider can reach: the server's own, known once it listens.
   if (mode === 'real time') bench.omniport.services.providerWebhooks.usePublicUrl(bench.url);
   const receiver = startReceiver();
@@ -57,8 +144,7 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
   await bench.call('POST', '/webhooks', { url: `${url}/hook`, events: ['ticketing.ticket.updated'] });
   const project = (await bench.omniport.database.executeSql('select id from projects limit 1')).rows[0]!.id as string;
   await bench.omniport.services.controlPlane.setSyncInterval(project, 1);
-  const cred = sim.credentials[0]!;
-  const { token } = await connect(bench, { provider: 'zendesk', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url });
+  const { token } = await connect(bench, sim.connection);
   for (;;) {
     const status = await bench.call('GET', '/sync/status', undefined, { 'x-connection-token': token });
     if (status.body.data.streams.every((s: { status: string }) => s.status === 'idle')) {
@@ -70,7 +156,7 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
   const changedAt = new Map<string, number>();
   for (let i = 0; i < changes; i++) {
     const subject = `${mode} change ${i}`;
-    sim.updateTicketRemotely(1 + i, { subject });
+    sim.rename(i, subject);
     changedAt.set(subject, Date.now());
     await new Promise((r) => setTimeout(r, spacingMs));
   }
@@ -80,10 +166,8 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
     const arrival = receiver.arrivals.find((a) => a.subject === subject);
     return arrival ? [(arrival.at - at) / 1000] : [];
   });
-  const webhooks = sim.webhooks.sender.sent.length;
-  const exports = sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets')).length;
   console.log(
-    `${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${webhooks} provider webhooks, ${exports} ticket export calls; ` +
+    `${providerName} ${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${sim.webhooksSent()} provider webhooks, ${sim.ticketRuns()} ticket list calls; ` +
       `p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${percentile(latencies, 95).toFixed(2)} s, max ${Math.max(...latencies).toFixed(2)} s`,
   );
   await bench.omniport.close();
@@ -92,6 +176,6 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
 }
 
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-await run('real time', realTimeChanges, realTimeSpacingMs);
-await run('polling', pollingChanges, pollingSpacingMs);
+if (realTimeChanges > 0) await run('real time', realTimeChanges, realTimeSpacingMs);
+if (pollingChanges > 0) await run('polling', pollingChanges, pollingSpacingMs);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);

@@ -3338,12 +3338,33 @@ export interface operations {
                      *         "status": "Example status",
                      *         "id_linked_user": "Example id linked user",
                      *         "base_url": "https://acme.zendesk.com",
-                     *         "created_at": "2026-11-24T09:30:00.000Z"
+                     *         "created_at": "2026-11-24T09:30:00.000Z",
+                     *         "real_time_setup": {
+                     *           "url": "https://example.com/files/report.pdf",
+                     *           "signed_with": "Example signed with"
+                     *         }
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Connection"];
+                        data: {
+                            base_url: string | null;
+                            /** @description Send it as x-connection-token on unified calls. */
+                            connection_token: string;
+                            created_at: string;
+                            id_connection: string;
+                            id_linked_user: string;
+                            provider: string;
+                            /** @description For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings, and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md. */
+                            real_time_setup: {
+                                /** @description Which secret signs the requests (nothing to paste: the provider uses it by itself). */
+                                signed_with: string;
+                                url: string;
+                            } | null;
+                            /** @description valid, or needs_reauth when the provider no longer accepts the credentials. */
+                            status: string;
+                            vertical: string;
+                        };
                         message: string;
                         statusCode: number;
                     };

@@ -9,13 +9,14 @@
  * one waiting job per connection and stream, so a burst of deliveries costs one or two runs. Webhooks never
  * replace the scheduled sync: they shorten the delay, the sync still reconciles what a lost webhook missed.
  */
+import { createHmac } from 'node:crypto';
 import { AppError } from './errors';
 import { hostReach } from './network';
 import { randomBase62, type SecretBox } from './secrets';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
-import type { IncomingWebhook } from '../providers/types';
+import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
 
 export interface ProviderWebhookLogger {
@@ -30,10 +31,14 @@ export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: '
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
+  /** The client secret of a project's OAuth app for a provider (signs app-level webhooks), when one is set. */
+  appSecretOf: ((projectId: string, provider: string) => Promise<string | undefined>) | undefined;
   /** Queues the incremental sync of streams of a connection (the job runner's `enqueue`). */
   enqueue: ((connectionId: string, streams: string[]) => Promise<void>) | undefined;
   /** Sends for one connection and stream in flight, and whether another is wanted after it. */
   private readonly sending = new Map<string, { again: boolean }>();
+  /** When each webhook's `last_received_at` was last written by this process (a burst writes it once a second). */
+  private readonly touched = new Map<string, number>();
   /** Sends waiting for a burst to end, by connection and stream. */
   private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
   private readonly debounceMs: number;
@@ -73,10 +78,58 @@ export class ProviderWebhookService {
     return this.opts.publicUrl.replace(/\/+$/, '');
   }
 
+  /**
+   * The opaque part of a provider app's address: one per project and provider, derived from the server's key
+   * (unguessable, and the same for every connection, so an app admin pastes it once).
+   */
+  appKeyOf(projectId: string, provider: string): string {
+    return createHmac('sha256', this.box.deriveKey('provider-app-webhooks')).update(`${projectId}:${provider}`).digest('hex').slice(0, 40);
+  }
+
+  /** What an app admin pastes in the provider app's webhook settings for this connection's project, if it applies. */
+  async appSetupOf(connection: ConnectionRow): Promise<{ url: string; signed_with: string } | undefined> {
+    const adapter = this.contexts.adapterOf(connection);
+    if (!adapter.appWebhooks || adapter.manifest.sandbox || !this.opts.publicUrl) return undefined;
+    return {
+      url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${this.appKeyOf(connection.projectId, connection.provider)}`,
+      signed_with: 'the client secret of the project’s OAuth app for this provider (PUT /oauth-apps/{provider})',
+    };
+  }
+
+  /** App-level webhooks: records the connection's account so requests about it reach it. Never fails the connection. */
+  private async registerAppFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
+    const hooks = this.contexts.adapterOf(connection).appWebhooks!;
+    if (!(await this.publicBase())) return undefined;
+    try {
+      if (!(await this.appSecretOf?.(connection.projectId, connection.provider))) throw new Error('the project has no OAuth app for this provider: its client secret signs the app’s webhooks');
+      const { ctx } = this.contexts.forConnection(connection, { background: true });
+      const accountId = await hooks.accountOf(ctx);
+      return await this.repo.insert({
+        projectId: connection.projectId,
+        connectionId: connection.id,
+        provider: connection.provider,
+        routeKey: randomBase62(24),
+        mode: 'app',
+        remoteIds: { appKey: this.appKeyOf(connection.projectId, connection.provider), accountId },
+        // The app's client secret signs; it is read from the OAuth app at each request (it may be rotated).
+        secretEncrypted: this.box.encrypt(''),
+        expiresAt: null,
+      });
+    } catch (err) {
+      this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'real-time updates through the provider app are off for this connection');
+      return undefined;
+    }
+  }
+
   /** After a connection is made: creates its provider webhook where the provider supports it. Never fails the connection. */
   async registerFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
     const adapter = this.contexts.adapterOf(connection);
-    if (!adapter.webhooks || adapter.manifest.sandbox) return undefined;
+    if (adapter.manifest.sandbox) return undefined;
+    if (adapter.appWebhooks && !adapter.webhooks) {
+      if (await this.repo.ofConnection(connection.id)) return undefined;
+      return this.registerAppFor(connection);
+    }
+    if (!adapter.webhooks) return undefined;
     if (await this.repo.ofConnection(connection.id)) return undefined; // re-authorised: it exists
     const base = await this.publicBase();
     if (!base) return undefined;
@@ -116,6 +169,7 @@ export class ProviderWebhookService {
       }
     }
     await this.repo.remove(row.id);
+    this.touched.delete(row.id);
   }
 
   /** Whether real-time updates are on for a connection, and when the last one arrived. */
@@ -134,31 +188,81 @@ export class ProviderWebhookService {
       // One answer for every refusal: a caller learns nothing about which check failed.
       return new AppError('unauthorized', 'the webhook request could not be verified');
     };
-    const row = /^[A-Za-z0-9]{16,64}$/.test(routeKey) ? await this.repo.byRoute(routeKey) : undefined;
-    if (!row || row.provider !== provider) throw refused('unknown address');
+    if (!/^[A-Za-z0-9]{16,64}$/.test(routeKey)) throw refused('unknown address');
+    if (req.url?.startsWith('/')) req = { ...req, url: `${(this.opts.publicUrl ?? '').replace(/\/+$/, '')}${req.url}` };
+    const row = await this.repo.byRoute(routeKey);
+    if (!row || row.mode === 'app') return this.receiveApp(provider, routeKey, req, refused);
+    if (row.provider !== provider) throw refused('unknown address');
     const connection = await this.controlPlane.findConnectionById(row.connectionId);
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
-    const verified = hooks.verify(req, this.box.decrypt(row.secretEncrypted));
+    const body = this.verifiedBody(hooks, req, this.box.decrypt(row.secretEncrypted), refused);
+    const notice = hooks.parse(req, body);
+    if (!notice) return { kind: 'ignored' };
+    const streams = await this.apply(row, connection, notice);
+    if (!streams) throw refused('replayed delivery id');
+    return { kind: 'accepted', streams };
+  }
+
+  /** The body of a request whose signature and signed time check out (else the refusal is thrown). */
+  private verifiedBody(hooks: Pick<ProviderWebhooks, 'verify' | 'replayWindowSeconds'>, req: IncomingWebhook, secret: string | undefined, refused: (why: string) => AppError): unknown {
+    // No secret (or an empty one, which a shared-token scheme would match with an empty header): nothing verifies.
+    const verified = secret ? hooks.verify(req, secret) : null;
     if (!verified) throw refused('signature');
     if (verified.signedAt !== null && !(Math.abs(this.now() - verified.signedAt) <= hooks.replayWindowSeconds * 1000)) throw refused('timestamp outside the replay window');
-    let body: unknown;
     try {
-      body = JSON.parse(req.rawBody.toString('utf8'));
+      return JSON.parse(req.rawBody.toString('utf8'));
     } catch {
       throw new AppError('malformed_json', 'the webhook body is not JSON');
     }
-    const notice = hooks.parse(req, body);
-    if (!notice) return { kind: 'ignored' };
-    if (!(await this.repo.accept(row.id, notice.deliveryId))) throw refused('replayed delivery id');
+  }
+
+  /** A verified notice for one connection: its delivery id recorded (undefined: a replay), deletions marked, streams queued. */
+  private async apply(row: ProviderWebhookRow, connection: ConnectionRow, notice: WebhookNotice): Promise<string[] | undefined> {
+    const now = Date.now();
+    const touch = now - (this.touched.get(row.id) ?? 0) >= 1000;
+    if (!(await this.repo.accept(row.id, notice.deliveryId, touch))) return undefined;
+    if (touch) this.touched.set(row.id, now);
     const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
     const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
     if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
-    return { kind: 'accepted', streams };
+    return streams;
+  }
+
+  /**
+   * A request to a provider app's address (`appKey`): verified with the project's OAuth app secret, then each
+   * account's changes go to the connections of that account. Replayed when every part was seen before.
+   */
+  private async receiveApp(provider: string, appKey: string, req: IncomingWebhook, refused: (why: string) => AppError): Promise<ReceiveOutcome> {
+    const rows = await this.repo.ofApp(provider, appKey);
+    // Every row of an address belongs to one project and provider: any of them says how to verify.
+    const first = rows.length ? await this.controlPlane.findConnectionById(rows[0]!.connectionId) : undefined;
+    const hooks = first ? this.contexts.adapterOf(first).appWebhooks : undefined;
+    if (!first || !hooks) throw refused('unknown address');
+    const body = this.verifiedBody(hooks, req, await this.appSecretOf?.(first.projectId, provider), refused);
+    const parts = hooks.parse(req, body);
+    if (!parts) return { kind: 'ignored' };
+    const streams = new Set<string>();
+    let fresh = 0;
+    let known = 0;
+    for (const { accountId, notice } of parts) {
+      for (const row of rows.filter((r) => r.remoteIds.accountId === accountId)) {
+        const connection = await this.controlPlane.findConnectionById(row.connectionId);
+        if (!connection) continue;
+        known++;
+        const applied = await this.apply(row, connection, notice);
+        if (applied) fresh++;
+        for (const s of applied ?? []) streams.add(s);
+      }
+    }
+    // Events about accounts with no connection here are answered (the provider would retry them for days).
+    if (!known) return { kind: 'ignored' };
+    if (!fresh) throw refused('replayed delivery id');
+    return { kind: 'accepted', streams: [...streams] };
   }
 
   /**

@@ -118,6 +118,10 @@ export function createServices(deps: {
     publicUrl: deps.config.publicUrl,
     allowPrivateUrls: deps.config.allowPrivateUrls,
   });
+  providerWebhooks.appSecretOf = async (projectId, provider) => {
+    const app = await connectRepo.findOAuthApp(projectId, provider);
+    return app ? deps.box.decrypt(app.clientSecretEncrypted) : undefined;
+  };
   // The provider's webhook goes before the connection (its credentials are needed to delete it).
   connections.beforeDelete.push((row) => providerWebhooks.unregisterFor(row));
   return {

@@ -195,6 +195,11 @@ export interface ProviderAdapter {
   customFields?: CustomFieldSupport;
   /** Real-time updates: how the provider's webhooks are created, verified and read (docs/webhooks-in.md). */
   webhooks?: ProviderWebhooks;
+  /**
+   * Real-time updates through webhooks of the project's provider app (HubSpot's), which an app admin
+   * subscribes once for every account: requests are routed to connections by account.
+   */
+  appWebhooks?: ProviderAppWebhooks;
 }
 
 /** One request to a provider webhook's public address, as received. */
@@ -203,6 +208,9 @@ export interface IncomingWebhook {
   headers: Record<string, string | undefined>;
   /** The body exactly as sent: signatures cover these bytes. */
   rawBody: Buffer;
+  /** The method and the address as the provider called it (public URL, path and query), for schemes that sign them. */
+  method?: string;
+  url?: string;
 }
 
 /** What a verified request says: the provider's delivery id (replays are refused) and the streams it touches. */
@@ -237,6 +245,21 @@ export interface ProviderWebhooks {
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
   /** For webhooks that expire: extends them, answering the new expiry. */
   renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
+}
+
+/**
+ * Webhooks of a provider app (HubSpot's public app): one address per project and provider, pasted once by an
+ * app admin, signed with the app's client secret (the project's OAuth app); each request names the accounts
+ * its events are about, and Omniport routes them to the connections of those accounts.
+ */
+export interface ProviderAppWebhooks {
+  replayWindowSeconds: number;
+  /** The account a connection's credentials belong to (HubSpot: the portal id). */
+  accountOf(ctx: AdapterContext): Promise<string>;
+  /** Checks the signature with the app's client secret; answers the signed time (ms) or `null` for a forged request. */
+  verify(req: IncomingWebhook, secret: string): { signedAt: number | null } | null;
+  /** The changes of a verified request, per account (`null`: not a change). */
+  parse(req: IncomingWebhook, body: unknown): { accountId: string; notice: WebhookNotice }[] | null;
 }
 
 /** A CRM object to write: its unified fields, with references translated to remote ids. */

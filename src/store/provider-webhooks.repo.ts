@@ -18,6 +18,14 @@ export class ProviderWebhooksRepo {
     return row;
   }
 
+  /** App-level rows (mode `app`) of a provider app's address. */
+  async ofApp(provider: string, appKey: string): Promise<ProviderWebhookRow[]> {
+    return this.db
+      .select()
+      .from(providerWebhooks)
+      .where(and(eq(providerWebhooks.provider, provider), eq(providerWebhooks.mode, 'app'), sql`${providerWebhooks.remoteIds}->>'appKey' = ${appKey}`));
+  }
+
   async ofConnection(connectionId: string): Promise<ProviderWebhookRow | undefined> {
     const [row] = await this.db.select().from(providerWebhooks).where(eq(providerWebhooks.connectionId, connectionId)).limit(1);
     return row;
@@ -28,16 +36,17 @@ export class ProviderWebhooksRepo {
   }
 
   /**
-   * Records a delivery id and the time of the request; false when the id was accepted before (a replay).
-   * One statement, so two copies arriving together cannot both pass.
+   * Records a delivery id (and, with `touch`, the time of the request); false when the id was accepted before
+   * (a replay). One statement, so two copies arriving together cannot both pass.
    */
-  async accept(webhookId: string, deliveryId: string): Promise<boolean> {
+  async accept(webhookId: string, deliveryId: string, touch = true): Promise<boolean> {
     const inserted = await this.db
       .insert(providerWebhookReceipts)
       .values({ webhookId, deliveryId })
       .onConflictDoNothing()
       .returning({ deliveryId: providerWebhookReceipts.deliveryId });
     if (!inserted.length) return false;
+    if (!touch) return true;
     await this.db.update(providerWebhooks).set({ lastReceivedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, webhookId));
     return true;
   }

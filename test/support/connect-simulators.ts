@@ -2,7 +2,8 @@
 import type { TestServer } from './harness';
 import type { ZendeskSimulator } from '../simulators/zendesk';
 
-async function connect(server: TestServer, body: Record<string, unknown>): Promise<string> {
+/** Any provider: the body of POST /connections; returns the connection token. */
+export async function connect(server: TestServer, body: Record<string, unknown>): Promise<string> {
   const res = await server.call('POST', '/connections', { body });
   if (res.status !== 201) throw new Error(`POST /connections answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.connection_token as string;

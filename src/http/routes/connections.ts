@@ -94,12 +94,23 @@ export const connectionRoutes: FastifyPluginAsyncZod<{ services: Services }> = a
         tags: ['connections'],
         summary: 'Get a connection',
         params: idParams,
-        response: { 200: envelope(connectionSchema), ...errorResponses },
+        response: {
+          200: envelope(
+            connectionSchema.extend({
+              real_time_setup: z
+                .object({ url: z.string(), signed_with: z.string().describe('Which secret signs the requests (nothing to paste: the provider uses it by itself).') })
+                .nullable()
+                .describe('For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings, and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md.'),
+            }),
+          ),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
       const view = await services.connections.get(accessOf(request), request.params.id);
-      return { message: 'Connection', statusCode: 200, data: presentConnection(view) };
+      const setup = await services.providerWebhooks.appSetupOf(view.row);
+      return { message: 'Connection', statusCode: 200, data: { ...presentConnection(view), real_time_setup: setup ?? null } };
     },
   );
 

@@ -32,7 +32,7 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? undefined : value;
-      const outcome = await services.providerWebhooks.receive(request.params.provider, request.params.routeKey, { headers, rawBody });
+      const outcome = await services.providerWebhooks.receive(request.params.provider, request.params.routeKey, { headers, rawBody, method: request.method, url: request.url });
       const streams = outcome.kind === 'accepted' ? outcome.streams : [];
       return reply.status(202).send({ message: 'Webhook received', statusCode: 202, data: { accepted: outcome.kind === 'accepted', streams } });
     },

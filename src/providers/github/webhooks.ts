@@ -5,9 +5,8 @@
  * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` and a delivery GUID in `X-GitHub-Delivery`;
  * GitHub signs no time, so replays are refused by their delivery id alone.
  */
-import { randomBytes } from 'node:crypto';
-import { ProviderError } from '../http-client';
 import type { ProviderWebhooks, WebhookNotice } from '../types';
+import { createPerTarget, deleteIfPresent, newWebhookSecret } from '../webhook-registration';
 import { header, hmac, safeEqual } from '../webhook-signatures';
 import { listRepos, type ResolvedOptions } from './api';
 import { issueRemoteId, repoPath, parseRepo } from './util';
@@ -55,30 +54,24 @@ export function githubWebhooks(o: ResolvedOptions): ProviderWebhooks {
       return notice(header(req.headers, 'x-github-event'), deliveryId, body as Payload);
     },
     async register(ctx, url) {
-      const secret = randomBytes(32).toString('hex');
-      const remoteIds: Record<string, string> = {};
+      const secret = newWebhookSecret();
       const repos = (await listRepos(ctx, o)).filter((r) => r.has_issues !== false && r.permissions?.admin !== false);
-      try {
-        for (const r of repos) {
+      const remoteIds = await createPerTarget(
+        repos,
+        (r) => r.full_name,
+        async (r) => {
           const created = await ctx.http.post<{ id: number }>(`${repoPath(parseRepo(r.full_name, 'repository'))}/hooks`, {
             json: { name: 'web', active: true, events: GITHUB_WEBHOOK_EVENTS, config: { url, content_type: 'json', secret, insecure_ssl: '0' } },
           });
-          remoteIds[r.full_name] = String(created.data.id);
-        }
-      } catch (err) {
-        // None half made: the hooks created so far go again.
-        await this.unregister(ctx, remoteIds).catch(() => undefined);
-        throw err;
-      }
+          return String(created.data.id);
+        },
+        (made) => this.unregister(ctx, made),
+      );
       if (!Object.keys(remoteIds).length) throw new Error('no repository the token administers: GitHub webhooks need admin access to a repository');
       return { remoteIds, secret };
     },
     async unregister(ctx, remoteIds) {
-      for (const [repo, id] of Object.entries(remoteIds)) {
-        await ctx.http.delete(`${repoPath(parseRepo(repo, 'repository'))}/hooks/${encodeURIComponent(id)}`).catch((err: unknown) => {
-          if (!(err instanceof ProviderError && err.providerStatus === 404)) throw err;
-        });
-      }
+      for (const [repo, id] of Object.entries(remoteIds)) await deleteIfPresent(ctx, `${repoPath(parseRepo(repo, 'repository'))}/hooks/${encodeURIComponent(id)}`);
     },
   };
 }

@@ -94,13 +94,14 @@ export async function* offsetPages<T>(ctx: AdapterContext, path: string, query: 
 
 /**
  * The projects the token's user is a member of, with issues enabled (archived ones included: their
- * issues stay readable), in id order with keyset pagination (`id_after`), one page at a time.
+ * issues stay readable), in id order with keyset pagination (`id_after`), one page at a time; with
+ * `minAccessLevel` (40: Maintainer) only those where the user has at least that role.
  */
-export async function* memberProjects(ctx: AdapterContext, o: ResolvedOptions, idAfter?: number): AsyncGenerator<GlProject[]> {
+export async function* memberProjects(ctx: AdapterContext, o: ResolvedOptions, idAfter?: number, minAccessLevel?: number): AsyncGenerator<GlProject[]> {
   let after = idAfter;
   for (;;) {
     const res = await ctx.http.get<GlProject[]>(`${apiRoot(ctx)}/projects`, {
-      query: { membership: true, with_issues_enabled: true, order_by: 'id', sort: 'asc', per_page: o.pageSize, id_after: after },
+      query: { membership: true, with_issues_enabled: true, min_access_level: minAccessLevel, order_by: 'id', sort: 'asc', per_page: o.pageSize, id_after: after },
     });
     const items = (Array.isArray(res.data) ? res.data : []).filter((p) => p && typeof p.id === 'number');
     if (items.length > 0) yield items;

@@ -12,6 +12,7 @@ import { gitlabManifest } from './manifest';
 import { gitlabSyncers } from './sync';
 import { gitlabTicketOperations } from './tickets';
 import type { GlCurrentUser } from './types';
+import { gitlabWebhooks } from './webhooks';
 
 export { gitlabManifest } from './manifest';
 export { gitlabHttpProfile, gitlabAuthHeaders, gitlabErrorMessage } from './http';
@@ -34,6 +35,7 @@ export function createGitlabAdapter(options: GitlabAdapterOptions = {}): Provide
     verifyCredentials,
     syncers: gitlabSyncers(o),
     ticketing: gitlabTicketOperations(o),
+    webhooks: gitlabWebhooks(o),
   };
 }
 

@@ -9,6 +9,7 @@ import { hubspotHttpProfile } from './http';
 import { hubspotManifest } from './manifest';
 import { PropertyCatalog, hubspotCustomFields } from './properties';
 import { hubspotSyncers } from './sync';
+import { hubspotAppWebhooks } from './webhooks';
 
 export { hubspotManifest } from './manifest';
 export { hubspotHttpProfile, hubspotAuthHeaders, hubspotErrorMessage } from './http';
@@ -30,6 +31,7 @@ export function createHubSpotAdapter(options: HubSpotAdapterOptions = {}): Provi
     syncers: hubspotSyncers(o, catalog),
     crm: hubspotCrmOperations(catalog),
     customFields: hubspotCustomFields(catalog),
+    appWebhooks: hubspotAppWebhooks,
   };
 }
 

@@ -11,6 +11,7 @@ import { jiraManifest } from './manifest';
 import { jiraSyncers } from './sync';
 import { jiraTicketOperations } from './tickets';
 import type { JiraUser } from './types';
+import { jiraWebhooks } from './webhooks';
 
 export { jiraManifest } from './manifest';
 export { jiraHttpProfile, jiraAuthHeaders, jiraErrorMessage } from './http';
@@ -41,6 +42,7 @@ export function createJiraAdapter(options: JiraAdapterOptions = {}): ProviderAda
     syncers: jiraSyncers(o),
     ticketing: jiraTicketOperations(o),
     customFields: jiraCustomFields(o),
+    webhooks: jiraWebhooks,
   };
 }
 

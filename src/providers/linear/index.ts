@@ -11,6 +11,7 @@ import { linearManifest } from './manifest';
 import { VIEWER } from './queries';
 import { linearSyncers } from './sync';
 import { linearTicketOperations } from './tickets';
+import { linearWebhooks } from './webhooks';
 
 export { linearManifest } from './manifest';
 export { linearHttpProfile, linearAuthHeaders, linearErrorMessage } from './http';
@@ -31,6 +32,7 @@ export function createLinearAdapter(options: LinearAdapterOptions = {}): Provide
     verifyCredentials: (ctx) => verifyCredentials(ctx, o),
     syncers: linearSyncers(o),
     ticketing: linearTicketOperations(o),
+    webhooks: linearWebhooks(o),
   };
 }
 

@@ -10,6 +10,7 @@ import { pipedriveHttpProfile } from './http';
 import { pipedriveManifest } from './manifest';
 import { pipedriveSyncers } from './sync';
 import type { PdEnvelope, PdUser } from './types';
+import { pipedriveWebhooks } from './webhooks';
 
 export { pipedriveManifest } from './manifest';
 export { pipedriveHttpProfile, pipedriveAuthHeaders, pipedriveErrorMessage } from './http';
@@ -31,6 +32,7 @@ export function createPipedriveAdapter(options: PipedriveAdapterOptions = {}): P
     syncers: pipedriveSyncers(o, defs),
     crm: pipedriveCrmOperations(defs),
     customFields: customFieldSupport(defs),
+    webhooks: pipedriveWebhooks,
   };
 }
 

@@ -5,8 +5,8 @@
  * base64(HMAC-SHA256(secret, timestamp + body)) in X-Zendesk-Webhook-Signature, the timestamp in
  * X-Zendesk-Webhook-Signature-Timestamp; the secret is read from /api/v2/webhooks/{id}/signing_secret.
  */
-import { ProviderError } from '../http-client';
 import type { ProviderWebhooks } from '../types';
+import { deleteIfPresent } from '../webhook-registration';
 import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
 
 /** The events the webhook subscribes to (Zendesk's "Webhook event types"). */
@@ -64,8 +64,6 @@ export const zendeskWebhooks: ProviderWebhooks = {
   },
   async unregister(ctx, remoteIds) {
     if (!remoteIds.webhook) return;
-    await ctx.http.delete(`/api/v2/webhooks/${encodeURIComponent(remoteIds.webhook)}`).catch((err: unknown) => {
-      if (!(err instanceof ProviderError && err.providerStatus === 404)) throw err;
-    });
+    await deleteIfPresent(ctx, `/api/v2/webhooks/${encodeURIComponent(remoteIds.webhook)}`);
   },
 };

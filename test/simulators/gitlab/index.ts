@@ -35,6 +35,8 @@
  *   POST   /api/v4/projects/:id/uploads           multipart `file` → 201 {id, alt, url, full_path, markdown}; 413 above maxUploadBytes
  *   GET    /api/v4/projects/:id/uploads/:secret/:filename and /-/project/:id/uploads/:secret/:filename (the file)
  *   DELETE /api/v4/projects/:id/uploads/:upload_id  204, maintainers
+ *   POST   /api/v4/projects/:id/hooks             201, maintainers; GET lists them, DELETE …/hooks/:hook_id 204;
+ *                                                 issue and note changes are sent to them signed (hooks.ts)
  *
  * The shared kit reads bodies as UTF-8 text: uploaded binary files are not kept byte for byte.
  */
@@ -50,12 +52,14 @@ import {
   type SimRequest,
   type SimResponse,
 } from '../shared/http-kit';
+import { GitlabHooks } from './hooks';
 import { createRoutes, matchRoute, parseMultipart, type MultipartPart, type RouteRequest } from './routes';
 import { Serializer } from './serialize';
 import { GITLAB_KNOWN_DEVIATIONS, loadSpecCheck, type KnownDeviation, type SpecViolation } from './spec';
 import { ACCESS, GitlabState, GlError, type GroupRecord, type IssueInput, type IssueRecord, type NoteRecord, type ProjectRecord, type UserRecord } from './state';
 
 export { GitlabState, GlError, ACCESS, GITLAB_KNOWN_DEVIATIONS, FaultController, SimClock };
+export { GitlabHooks, gitlabHookHeaders, type SimProjectHook } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation, UserRecord, GroupRecord, ProjectRecord, IssueRecord, NoteRecord, IssueInput };
 
 export interface GitlabToken {
@@ -145,6 +149,8 @@ export interface GitlabSimulator {
   issueJson(projectId: number, iid: number): Record<string, unknown> | undefined;
   /** Creates `n` issues in a project (optionally with notes), returns them. */
   seedIssues(projectId: number, n: number, opts?: { notesPerIssue?: number; createdAt?: (i: number) => number }): IssueRecord[];
+  /** Project webhooks created through the API, and the deliveries sent to them. */
+  readonly hooks: GitlabHooks;
   close(): Promise<void>;
 }
 
@@ -210,7 +216,8 @@ export async function startGitlabSimulator(opts: GitlabSimulatorOptions = {}): P
   const windows = new Map<string, { start: number; count: number }>();
   let baseUrl = '';
   const ser = new Serializer(state, () => baseUrl);
-  const routes = createRoutes({ state, ser, baseUrl: () => baseUrl, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024, tier });
+  const hooks = new GitlabHooks(state, ser, () => baseUrl);
+  const routes = createRoutes({ state, ser, baseUrl: () => baseUrl, maxUploadBytes: opts.maxUploadBytes ?? 10 * 1024 * 1024, tier, hooks });
 
   // ------------------------------------------------------------------ auth
 
@@ -440,7 +447,12 @@ export async function startGitlabSimulator(opts: GitlabSimulatorOptions = {}): P
       }
       return out;
     },
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
   return sim;
 }

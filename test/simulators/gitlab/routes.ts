@@ -3,6 +3,7 @@
  * pagination headers, permission checks and error bodies.
  */
 import type { SimResponse } from '../shared/http-kit';
+import type { GitlabHooks } from './hooks';
 import type { Serializer } from './serialize';
 import {
   ACCESS,
@@ -57,6 +58,7 @@ export interface RouteDeps {
   /** Largest upload (bytes); GitLab's default is 10 MiB… configurable per instance. */
   maxUploadBytes: number;
   tier: 'free' | 'premium' | 'ultimate';
+  hooks: GitlabHooks;
 }
 
 // ---------------------------------------------------------------- parameter coercion (Grape)
@@ -296,6 +298,52 @@ export function createRoutes(d: RouteDeps): Route[] {
   });
 
   add('GET', '/api/v4/projects/:id', (req) => ok(ser.project(project(req), req.userId)));
+
+  // --- project webhooks (Maintainer and above)
+  const maintained = (req: RouteRequest) => {
+    const p = project(req);
+    if (levelIn(req, p) < ACCESS.maintainer) throw forbidden();
+    return p;
+  };
+  add(
+    'POST',
+    '/api/v4/projects/:id/hooks',
+    (req) => {
+      requireWrite(req);
+      const p = maintained(req);
+      const url = str(req.params, 'url');
+      if (!url) throw badParam('url is missing');
+      if (!/^https?:\/\/[^\s]+$/.test(url)) throw new GlError(422, { message: { url: ['is blocked: Only allowed schemes are http, https'] } });
+      const flag = (name: string, fallback: boolean) => bool(req.params, name) ?? fallback;
+      const hook = d.hooks.create(p.id, {
+        url,
+        token: str(req.params, 'token') ?? '',
+        name: str(req.params, 'name') ?? '',
+        push_events: flag('push_events', true),
+        issues_events: flag('issues_events', false),
+        confidential_issues_events: flag('confidential_issues_events', false),
+        note_events: flag('note_events', false),
+        confidential_note_events: flag('confidential_note_events', false),
+        enable_ssl_verification: flag('enable_ssl_verification', true),
+      });
+      return ok(d.hooks.render(hook), 201);
+    },
+    { auth: true },
+  );
+  add('GET', '/api/v4/projects/:id/hooks', (req) => list(d.hooks.ofProject(maintained(req).id), req, (h: Parameters<GitlabHooks['render']>[0]) => d.hooks.render(h)), { auth: true });
+  add(
+    'DELETE',
+    '/api/v4/projects/:id/hooks/:hook_id',
+    (req) => {
+      requireWrite(req);
+      const p = maintained(req);
+      const hook = d.hooks.hooks.get(Number(req.pathParams.hook_id));
+      if (!hook || hook.projectId !== p.id) throw notFound('Hook');
+      d.hooks.hooks.delete(hook.id);
+      return { status: 204 };
+    },
+    { auth: true },
+  );
 
   const members = (req: RouteRequest, all: boolean) => {
     const p = project(req);

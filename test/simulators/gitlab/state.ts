@@ -139,6 +139,11 @@ export interface IssueInput {
   created_at?: number;
 }
 
+/** A change GitLab sends a project webhook for (issue events, and note events for user notes). */
+export type GlChange =
+  | { kind: 'issue'; action: 'open' | 'update' | 'close' | 'reopen'; issue: IssueRecord; actorId: number }
+  | { kind: 'note'; action: 'create'; note: NoteRecord; issue: IssueRecord; actorId: number };
+
 export interface StateOptions {
   now?: () => number;
   /** GitLab Premium: several assignees per issue. Free keeps only the first one. Default false. */
@@ -168,6 +173,8 @@ export class GitlabState {
   private lastTime = 0;
   private seq = { user: 0, group: 0, project: 0, label: 0, issue: 0, note: 0, upload: 0 };
   private rand: () => number;
+  /** Called after each change GitLab sends a webhook for (the simulator's project hooks listen). */
+  readonly listeners: ((change: GlChange) => void)[] = [];
 
   constructor(opts: StateOptions = {}) {
     this.clock = opts.now ?? Date.now;
@@ -181,6 +188,10 @@ export class GitlabState {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     this.seq = { user: 0, group: 0, project: 0, label: 0, issue: 1000, note: 5000, upload: 0 };
+  }
+
+  private changed(change: GlChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 
   /** Strictly increasing milliseconds: two writes never share a timestamp unless a test sets one. */
@@ -436,6 +447,7 @@ export class GitlabState {
     };
     this.issues.set(issue.id, issue);
     p.last_activity_at = at;
+    this.changed({ kind: 'issue', action: 'open', issue, actorId: authorId });
     return issue;
   }
 
@@ -499,6 +511,7 @@ export class GitlabState {
       changed = true;
     }
     // State changes are resource state events, not notes.
+    const stateBefore = issue.state;
     if (input.state_event === 'close' && issue.state !== 'closed') {
       issue.state = 'closed';
       issue.closed_at = at;
@@ -516,6 +529,10 @@ export class GitlabState {
       if (p) p.last_activity_at = at;
     }
     for (const body of system) this.addNote(issue, { body, system: true }, actorId, { touch: false, at });
+    if (changed || opts.touch) {
+      const action = issue.state === stateBefore ? 'update' : issue.state === 'closed' ? 'close' : 'reopen';
+      this.changed({ kind: 'issue', action, issue, actorId });
+    }
     return changed;
   }
 
@@ -551,6 +568,8 @@ export class GitlabState {
     };
     this.notes.set(n.id, n);
     if (opts.touch !== false) issue.updated_at = Math.max(issue.updated_at, at);
+    // System notes (changes GitLab records itself) send no note event.
+    if (!n.system) this.changed({ kind: 'note', action: 'create', note: n, issue, actorId: authorId });
     return n;
   }
 

@@ -56,6 +56,7 @@ import {
   type SimProject,
   type SimUser,
 } from './state';
+import { JiraHooks } from './hooks';
 
 export { FaultController, SimClock, JiraState, JIRA_KNOWN_DEVIATIONS };
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation, SimIssue, SimUser, SimProject, SimGroup, SimField };
@@ -64,6 +65,8 @@ export interface JiraCredential {
   email: string;
   apiToken: string;
 }
+
+export { JiraHooks, jiraHookHeaders, type SimJiraWebhook } from './hooks';
 
 export interface JiraSimulatorOptions {
   /** API-token credentials; default `admin@example.com` / `jira-test-token` (the site admin). Unknown emails become users. */
@@ -122,6 +125,8 @@ export interface JiraSimulator {
   /** The issue as GET /issue answers it (`*all`), or undefined. */
   issueJson(idOrKey: string): Obj | undefined;
   resetRequests(): void;
+  /** Admin webhooks created through `POST /rest/webhooks/1.0/webhook`, and the signed deliveries sent to them. */
+  readonly hooks: JiraHooks;
   close(): Promise<void>;
 }
 
@@ -362,6 +367,36 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
   const route = (method: string, path: string, h: Route['h']) =>
     routes.push({ method, re: new RegExp(`^/rest/api/3${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), h });
   const ok = (body: unknown, status = 200): SimResponse => ({ status, body });
+
+  // Admin webhooks (the webhooks REST API, outside /rest/api/3).
+  const hooks = new JiraHooks(state, () => baseUrl);
+  const WEBHOOKS = '/rest/webhooks/1.0/webhook';
+  routes.push({
+    method: 'POST',
+    re: new RegExp(`^${WEBHOOKS}$`),
+    h: ({ req }) => {
+      const b = (req.body ?? {}) as Obj;
+      if (typeof b.url !== 'string' || !/^https?:\/\//.test(b.url)) return jiraError(400, ['The webhook URL is invalid.']);
+      const events = Array.isArray(b.events) ? b.events.map(String) : [];
+      if (!events.length) return jiraError(400, ['At least one event is required.']);
+      const filters = (b.filters ?? {}) as Obj;
+      const hook = hooks.create({
+        name: typeof b.name === 'string' ? b.name : '',
+        url: b.url,
+        events,
+        secret: typeof b.secret === 'string' && b.secret ? b.secret : null,
+        excludeBody: b.excludeBody === true,
+        jqlFilter: typeof filters['issue-related-events-section'] === 'string' ? (filters['issue-related-events-section'] as string) : '',
+      });
+      return ok(hooks.render(hook), 201);
+    },
+  });
+  routes.push({ method: 'GET', re: new RegExp(`^${WEBHOOKS}$`), h: () => ok([...hooks.webhooks.values()].map((h) => hooks.render(h))) });
+  routes.push({
+    method: 'DELETE',
+    re: new RegExp(`^${WEBHOOKS}/(\\d+)$`),
+    h: ({ params }) => (hooks.webhooks.delete(Number(params[0])) ? { status: 204 } : jiraError(404, ['Webhook not found.'])),
+  });
 
   route('GET', '/myself', ({ user }) => ok(state.renderUser(user, { full: true })));
 
@@ -727,7 +762,12 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     resetRequests() {
       requests.length = 0;
     },
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
   return sim;
 }

@@ -201,7 +201,20 @@ export const jiraTime = (ms: number) => new Date(ms).toISOString().replace('Z', 
 
 const isAdf = (v: unknown): v is Obj => typeof v === 'object' && v !== null && (v as Obj).type === 'doc' && Array.isArray((v as Obj).content);
 
+/** A change Jira sends a webhook for (`webhookEvent`), with the user who made it. */
+export interface JiraChange {
+  event: 'jira:issue_created' | 'jira:issue_updated' | 'jira:issue_deleted' | 'comment_created' | 'comment_deleted';
+  issue: SimIssue;
+  comment?: SimComment;
+  actingId: string | null;
+}
+
 export class JiraState {
+  /** Called after each change Jira sends a webhook for (the simulator's admin webhooks listen). */
+  readonly listeners: ((change: JiraChange) => void)[] = [];
+  private changed(change: JiraChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
   readonly users = new Map<string, SimUser>();
   readonly groups = new Map<string, SimGroup>();
   readonly projects = new Map<string, SimProject>();
@@ -480,6 +493,7 @@ export class JiraState {
     this.applyFields(issue, rest, 'create', actingId);
     project!.nextNumber++;
     this.issues.set(issue.id, issue);
+    this.changed({ event: 'jira:issue_created', issue, actingId });
     return issue;
   }
 
@@ -489,6 +503,7 @@ export class JiraState {
     this.applyFields(copy, fields, 'edit', actingId);
     Object.assign(issue, copy);
     issue.updated = this.now();
+    this.changed({ event: 'jira:issue_updated', issue, actingId });
   }
 
   transitionsOf(issue: SimIssue): SimTransition[] {
@@ -514,6 +529,7 @@ export class JiraState {
     issue.resolutionId = to.category === 'done' ? resolutionId : null;
     issue.resolutionDate = to.category === 'done' ? now : null;
     issue.updated = now;
+    this.changed({ event: 'jira:issue_updated', issue, actingId: null });
   }
 
   addComment(issue: SimIssue, body: unknown, authorId: string, visibility?: unknown): SimComment {
@@ -528,6 +544,7 @@ export class JiraState {
     const c: SimComment = { id: String(++this.seq.comment), issueId: issue.id, authorId, body, created: now, updated: now, visibility: vis };
     issue.comments.push(c);
     issue.updated = now;
+    this.changed({ event: 'comment_created', issue, comment: c, actingId: authorId });
     return c;
   }
 
@@ -557,6 +574,7 @@ export class JiraState {
     if (!issue) return;
     for (const a of issue.attachmentIds) this.attachments.delete(a);
     this.issues.delete(id);
+    this.changed({ event: 'jira:issue_deleted', issue, actingId: null });
     for (const other of this.issues.values()) if (other.parentId === id) this.issues.delete(other.id);
   }
 

@@ -409,5 +409,11 @@ type Mutation {
   commentDelete(id: String!): DeletePayload!
   issueLabelCreate(input: IssueLabelCreateInput!, replaceTeamLabels: Boolean): IssueLabelPayload!
   fileUpload(contentType: String!, filename: String!, makePublic: Boolean, metaData: JSON, size: Int!): UploadPayload!
+  webhookCreate(input: WebhookCreateInput!): WebhookPayload!
+  webhookDelete(id: String!): DeletePayload!
 }
+
+type Webhook { id: ID! url: String label: String enabled: Boolean! secret: String resourceTypes: [String!]! allPublicTeams: Boolean! createdAt: DateTime! updatedAt: DateTime! archivedAt: DateTime }
+type WebhookPayload { lastSyncId: Float! success: Boolean! webhook: Webhook! }
+input WebhookCreateInput { allPublicTeams: Boolean enabled: Boolean = true id: String label: String resourceTypes: [String!]! secret: String teamId: String url: String! }
 `;

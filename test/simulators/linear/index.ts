@@ -39,10 +39,12 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError, NoDeprecatedCustomRule, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { FaultController, SimClock, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { MAX_QUERY_COMPLEXITY, queryComplexity } from './complexity';
+import { LinearHooks } from './hooks';
 import { fieldResolver, SimGap, type SimContext } from './resolvers';
 import { loadLinearSchema, type LoadedSchema } from './schema';
 import { contentDisposition, LinearInputError, LinearState, type CommentRecord, type IssueInput, type IssueRecord, type UploadRecord, type UserRecord } from './state';
 
+export { LinearHooks, linearHookHeaders, type SimWebhook } from './hooks';
 export { LinearState, LinearInputError } from './state';
 export type { IssueRecord, CommentRecord, UserRecord, TeamRecord, LabelRecord, WorkflowStateRecord, UploadRecord, IssueInput, StateType } from './state';
 export { loadLinearSchema } from './schema';
@@ -131,6 +133,8 @@ export interface LinearSimulator {
   seedIssues(n: number, opts?: { teamId?: string; commentsPerIssue?: number; spacingMs?: number }): IssueRecord[];
   /** Bytes of an uploaded file by its asset URL. */
   uploadedFile(assetUrl: string): UploadRecord | undefined;
+  /** Webhooks created through the API (`webhookCreate`), and the signed deliveries sent to them. */
+  readonly hooks: LinearHooks;
   close(): Promise<void>;
 }
 
@@ -237,6 +241,7 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
 
   let uploadsBase = '';
   const webBase = `https://linear.app/${state.organization.urlKey}`;
+  const hooks = new LinearHooks(state, () => webBase);
 
   // ------------------------------------------------------------ GraphQL
   const operationOf = (doc: DocumentNode, name: unknown): OperationDefinitionNode | undefined => {
@@ -333,7 +338,7 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
       return { status: 400, body: rateLimitedBody() };
     }
 
-    const ctx: SimContext = { state, viewer: state.users.get(cred.userId)!, uploadsBase, webBase, nextSyncId: () => ++syncId };
+    const ctx: SimContext = { state, viewer: state.users.get(cred.userId)!, uploadsBase, webBase, nextSyncId: () => ++syncId, hooks };
     const result: ExecutionResult = await execute({
       schema,
       document,
@@ -600,7 +605,10 @@ export async function startLinearSimulator(opts: LinearSimulatorOptions = {}): P
         return undefined;
       }
     },
+    hooks,
     async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
       await Promise.all([
         server.close(),
         new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@
  * answered as an internal error), never silently ignored.
  */
 import type { GraphQLFieldResolver } from 'graphql';
+import type { LinearHooks } from './hooks';
 import {
   contentDisposition,
   LinearInputError,
@@ -40,6 +41,8 @@ export interface SimContext {
   /** Public web address of the workspace (issue and comment `url`s). */
   webBase: string;
   nextSyncId(): number;
+  /** Webhooks created through the API, and their deliveries. */
+  hooks: LinearHooks;
 }
 
 type Args = Record<string, unknown>;
@@ -356,6 +359,21 @@ export const RESOLVERS: Record<string, Record<string, Resolver>> = {
     workflowState: (_s, a, c) => byId(c.state.states, a.id, 'WorkflowState'),
   },
   Mutation: {
+    webhookCreate: (_s, a, c) => {
+      if (!c.viewer.admin) throw new LinearInputError('Forbidden', 'Only workspace admins can manage webhooks.', 'FORBIDDEN', 'forbidden');
+      const input = a.input as Parameters<LinearHooks['create']>[0];
+      checkInputKeys(input, new Set(['url', 'secret', 'label', 'enabled', 'resourceTypes', 'teamId', 'allPublicTeams', 'id']), 'WebhookCreateInput');
+      if (!/^https?:\/\//.test(input.url)) throw new LinearInputError('Argument Validation Error', 'url must be a URL address.');
+      if (input.teamId) byId(c.state.teams, input.teamId, 'Team');
+      if (!input.teamId && !input.allPublicTeams) throw new LinearInputError('Argument Validation Error', 'A webhook needs a team or allPublicTeams.');
+      return { success: true, lastSyncId: c.nextSyncId(), webhook: c.hooks.create(input, c.viewer.id) };
+    },
+    webhookDelete: (_s, a, c) => {
+      if (!c.viewer.admin) throw new LinearInputError('Forbidden', 'Only workspace admins can manage webhooks.', 'FORBIDDEN', 'forbidden');
+      const hook = byId(c.hooks.webhooks, a.id, 'Webhook');
+      c.hooks.webhooks.delete(hook.id);
+      return { success: true, lastSyncId: c.nextSyncId(), entityId: hook.id };
+    },
     issueCreate: (_s, a, c) => {
       const input = a.input as IssueInput;
       checkInputKeys(input, MODELLED_ISSUE_CREATE, 'IssueCreateInput');

@@ -173,6 +173,11 @@ export const priorityLabel = (p: number) => PRIORITY_LABELS[p] ?? 'No priority';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A change Linear sends a webhook for (data change events of issues and comments). */
+export type LnChange =
+  | { type: 'Issue'; action: 'create' | 'update' | 'remove'; record: IssueRecord; teamId: string }
+  | { type: 'Comment'; action: 'create' | 'update' | 'remove'; record: CommentRecord; teamId: string };
+
 export interface LinearStateOptions {
   /** Clock (ms) for timestamps; kept strictly increasing. Default Date.now. */
   now?: () => number;
@@ -191,6 +196,21 @@ export class LinearState {
   readonly uploads = new Map<string, UploadRecord>();
   private readonly clock: () => number;
   private last = 0;
+  /** Called after each change Linear sends a webhook for (the simulator's webhooks listen). */
+  readonly listeners: ((change: LnChange) => void)[] = [];
+
+  private changed(change: LnChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private issueChanged(action: 'create' | 'update' | 'remove', issue: IssueRecord): void {
+    this.changed({ type: 'Issue', action, record: issue, teamId: issue.teamId });
+  }
+
+  private commentChanged(action: 'create' | 'update' | 'remove', c: CommentRecord): void {
+    const teamId = this.issues.get(c.issueId)?.teamId;
+    if (teamId) this.changed({ type: 'Comment', action, record: c, teamId });
+  }
 
   constructor(opts: LinearStateOptions = {}) {
     this.clock = opts.now ?? Date.now;
@@ -484,6 +504,7 @@ export class LinearState {
     const team = this.teams.get(issue.teamId)!;
     issue.number = ++team.issueSeq;
     this.issues.set(issue.id, issue);
+    this.issueChanged('create', issue);
     return issue;
   }
 
@@ -564,7 +585,10 @@ export class LinearState {
     }
     if (moved) next.number = ++this.teams.get(next.teamId)!.issueSeq;
     next.updatedAt = now;
+    // Moving an issue to the trash is its deletion: Linear sends `remove`.
+    const removed = next.trashed === true && issue.trashed !== true;
     Object.assign(issue, next);
+    this.issueChanged(removed ? 'remove' : 'update', issue);
     return issue;
   }
 
@@ -580,12 +604,15 @@ export class LinearState {
     const t = this.stamp();
     issue.archivedAt = t;
     issue.updatedAt = t;
+    this.issueChanged('update', issue);
     return issue;
   }
 
   /** Gone for good (the trash emptied, or an admin's permanent delete), with its comments. */
   deleteIssuePermanently(id: string): void {
-    if (!this.issues.delete(id)) throw notFound('Issue');
+    const issue = this.issues.get(id);
+    if (!issue || !this.issues.delete(id)) throw notFound('Issue');
+    if (!issue.trashed) this.issueChanged('remove', issue);
     for (const c of [...this.comments.values()]) if (c.issueId === id) this.comments.delete(c.id);
   }
 
@@ -614,6 +641,7 @@ export class LinearState {
       archivedAt: null,
     };
     this.comments.set(c.id, c);
+    this.commentChanged('create', c);
     return c;
   }
 
@@ -622,6 +650,7 @@ export class LinearState {
     if (!c) throw notFound('Comment');
     const t = this.stamp();
     Object.assign(c, { body, editedAt: t, updatedAt: t });
+    this.commentChanged('update', c);
     return c;
   }
 
@@ -631,6 +660,7 @@ export class LinearState {
     if (!c) throw notFound('Comment');
     const t = this.stamp();
     Object.assign(c, { archivedAt: t, updatedAt: t });
+    this.commentChanged('remove', c);
     return c;
   }
 

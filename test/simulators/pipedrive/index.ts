@@ -23,8 +23,10 @@ import {
 import { ERROR_INFO, type FieldEntity, type PdActivity, type PdDeal, type PdField, type PdFieldType, type PdNote, type PdOrganization, type PdPerson, type PdPipeline, type PdStage, type PdUser } from './model';
 import { PdInputError, PipedriveStore, rfc3339, type EntityKind, type EntityOf } from './store';
 import { loadSpecCheck, PIPEDRIVE_KNOWN_DEVIATIONS, type KnownDeviation, type SpecViolation } from './spec';
+import { PipedriveHooks } from './hooks';
 
 export { FaultController, SimClock, PipedriveStore, PIPEDRIVE_KNOWN_DEVIATIONS };
+export { PipedriveHooks, pipedriveHookHeaders, type SimPdWebhook } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation, EntityKind, EntityOf, PdPerson, PdOrganization, PdDeal, PdActivity, PdNote, PdUser, PdField, PdPipeline, PdStage, FieldEntity };
 
 export interface PipedriveRateLimitOptions {
@@ -114,6 +116,8 @@ export interface PipedriveSimulator {
   addUser(user?: Partial<PdUser>): PdUser;
   addPipeline(name: string, stageNames: string[]): { pipeline: PdPipeline; stages: PdStage[] };
   resetRequests(): void;
+  /** Webhooks created through `POST /v1/webhooks`, and the deliveries sent to them. */
+  readonly hooks: PipedriveHooks;
   close(): Promise<void>;
 }
 
@@ -457,8 +461,26 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
     }
   }
 
-  /** Applies a validated patch, with Pipedrive's side effects (status times, stage change time, …). */
-  function apply<K extends EntityKind>(kind: K, e: EntityOf<K>, patch: Partial<EntityOf<K>>, at: number): EntityOf<K> {
+  const hooks = new PipedriveHooks(() => 'acme.pipedrive.com');
+  /** An entity as a webhook event's `data` / `previous` carries it (computed only when a webhook listens). */
+  function eventData(kind: EntityKind, e: EntityOf<EntityKind>): Obj {
+    switch (kind) {
+      case 'persons':
+        return store.renderPerson(e as PdPerson);
+      case 'organizations':
+        return store.renderOrganization(e as PdOrganization);
+      case 'deals':
+        return store.renderDeal(e as PdDeal);
+      case 'activities':
+        return store.renderActivity(e as PdActivity);
+      default:
+        return store.renderNote(e as PdNote);
+    }
+  }
+
+  /** Applies a validated patch, with Pipedrive's side effects (status times, stage change time, …); `notify`: a `change` event. */
+  function apply<K extends EntityKind>(kind: K, e: EntityOf<K>, patch: Partial<EntityOf<K>>, at: number, notify = true): EntityOf<K> {
+    const previous = notify && hooks.webhooks.size ? eventData(kind, e) : null;
     if (kind === 'deals') {
       const d = e as PdDeal;
       const p = patch as Partial<PdDeal>;
@@ -481,12 +503,13 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
       if (!a.subject) a.subject = a.type.charAt(0).toUpperCase() + a.type.slice(1);
     }
     e.update_time = at;
+    if (previous) hooks.changed(kind, 'change', e.id, eventData(kind, e), previous, 1);
     return e;
   }
 
   function insert<K extends EntityKind>(kind: K, patch: Partial<EntityOf<K>>, userId: number, at = store.now()): EntityOf<K> {
     const e = defaults(kind, userId, at);
-    apply(kind, e, patch, at);
+    apply(kind, e, patch, at, false);
     if (kind === 'persons') {
       const p = e as PdPerson;
       if (!p.first_name && p.name) {
@@ -496,13 +519,16 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
       }
     }
     store.map(kind).set(e.id, e);
+    if (hooks.webhooks.size) hooks.changed(kind, 'create', e.id, eventData(kind, e), null, userId);
     return e;
   }
 
-  function remove(kind: EntityKind, e: { is_deleted: boolean; update_time: number; delete_time: number | null }, at = store.now()) {
+  function remove(kind: EntityKind, e: EntityOf<EntityKind>, at = store.now()) {
+    const previous = hooks.webhooks.size ? eventData(kind, e) : null;
     e.is_deleted = true;
     e.delete_time = at;
     e.update_time = at;
+    if (previous) hooks.changed(kind, 'delete', e.id, null, previous, 1);
   }
 
   // ----------------------------------------------------------------- routes
@@ -758,6 +784,40 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
     // v1 list endpoints answer `data: null` (not []) when nothing matches
     return ok(page.data.length ? page.data.map((n) => store.renderNote(n)) : null, { pagination: page.pagination });
   });
+  // --- v1 webhooks
+  const WEBHOOK_ACTIONS = ['create', 'change', 'delete', '*'];
+  const WEBHOOK_OBJECTS = ['activity', 'deal', 'lead', 'note', 'organization', 'person', 'pipeline', 'product', 'stage', 'user', '*'];
+  v1('GET', '/webhooks', () => ({ status: 200, body: { status: 'ok', success: true, data: [...hooks.webhooks.values()].map((h) => hooks.render(h)) } }));
+  v1('POST', '/webhooks', ({ req, token }) => {
+    const b = body(req);
+    const str = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : null);
+    const url = str('subscription_url');
+    if (!url || !/^https?:\/\/\S+$/.test(url)) fail(400, 'Validation failed: subscription_url: must be a valid URL');
+    if (!WEBHOOK_ACTIONS.includes(str('event_action') ?? '')) fail(400, `Validation failed: event_action: must be one of [${WEBHOOK_ACTIONS.join(', ')}]`);
+    if (!WEBHOOK_OBJECTS.includes(str('event_object') ?? '')) fail(400, `Validation failed: event_object: must be one of [${WEBHOOK_OBJECTS.join(', ')}]`);
+    const name = str('name');
+    if (!name) fail(400, 'Validation failed: name: is required');
+    const version = str('version') ?? '2.0';
+    if (version !== '1.0' && version !== '2.0') fail(400, 'Validation failed: version: must be one of [1.0, 2.0]');
+    if ([...hooks.webhooks.values()].filter((h) => h.user_id === token.userId).length >= 40) fail(400, 'The maximum number of webhooks per user (40) is reached');
+    const hook = hooks.create({
+      name,
+      subscription_url: url,
+      event_action: str('event_action') as 'create',
+      event_object: str('event_object')!,
+      user_id: typeof b.user_id === 'number' ? b.user_id : token.userId,
+      http_auth_user: str('http_auth_user'),
+      http_auth_password: str('http_auth_password'),
+      version,
+    });
+    return { status: 201, body: { status: 'ok', success: true, data: hooks.render(hook) } };
+  });
+  v1('DELETE', '/webhooks/:id', ({ params }) => {
+    const id = Number(params[0]);
+    if (!hooks.webhooks.delete(id)) fail(404, 'Webhook not found');
+    return { status: 200, body: { status: 'ok', success: true } };
+  });
+
   v1('GET', '/notes/:id', ({ params }) => ok(store.renderNote(find('notes', params[0]!))));
   v1('POST', '/notes', ({ req, token }) => {
     const patch = noteInput(body(req));
@@ -1044,7 +1104,12 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
     resetRequests() {
       requests.length = 0;
     },
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
   return sim;
 }

@@ -58,7 +58,9 @@ import {
   type PropertyValues,
 } from './store';
 
+import { HubSpotAppWebhooks } from './app-webhooks';
 export { FaultController, SimClock, HubSpotStore, TYPE_INFO, OBJECT_TYPES, ASSOCIATION_TYPES };
+export { HubSpotAppWebhooks, hubspotV3Headers, type HubSpotAppSettings } from './app-webhooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, HubSpotObjectType, HubSpotRecord, HubSpotOwner, Pipeline, PropertyDefinition, PropertyValues };
 
 export interface HubSpotRateLimitOptions {
@@ -168,6 +170,8 @@ export interface HubSpotSimulator {
   /** Renders a record exactly as `GET /crm/v3/objects/{type}/{id}` would. */
   render(record: HubSpotRecord, properties?: string[]): Record<string, unknown>;
   resetRequests(): void;
+  /** The public app's webhook settings (as an app admin sets them) and the signed batches sent. */
+  readonly appWebhooks: HubSpotAppWebhooks;
   close(): Promise<void>;
 }
 
@@ -222,6 +226,8 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
   const tokens = new Map<string, TokenInfo>();
   (opts.accessTokens ?? ['hs-test-token']).forEach((t, i) => tokens.set(t, { label: i === 0 ? 'default' : `token-${i + 1}`, kind: 'private-app' }));
   const portalId = opts.portalId ?? 62_515;
+  const appWebhooks = new HubSpotAppWebhooks(portalId);
+  store.listeners.push((change) => appWebhooks.changed(change));
   const rl = {
     daily: opts.rateLimit?.daily ?? 500_000,
     max: opts.rateLimit?.max ?? 190,
@@ -763,6 +769,12 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
   });
 
   // --- owners v3
+  // The account the token belongs to (HubSpot's account information API).
+  route('GET', '/account-info/v3/details', () => ({
+    status: 200,
+    body: { portalId, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', additionalCurrencies: [], utcOffset: '-05:00', utcOffsetMilliseconds: -18_000_000, uiDomain: 'app.hubspot.com', dataHostingLocation: 'na1' },
+  }));
+
   route('GET', '/crm/v3/owners', (req) => {
     const limit = Math.min(Math.max(intParam(req.query.get('limit'), 'limit') ?? 100, 1), 500);
     const archived = req.query.get('archived') === 'true';
@@ -1211,7 +1223,12 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
     resetRequests() {
       requests.length = 0;
     },
-    close: () => server.close(),
+    appWebhooks,
+    async close() {
+      appWebhooks.stop();
+      await appWebhooks.sender.settle();
+      await server.close();
+    },
   };
   return sim;
 }

@@ -91,7 +91,16 @@ export function propertyValuesError(errors: PropertyValidationError[]): HubSpotV
   return new HubSpotValidationError('VALIDATION_ERROR', `Property values were not valid: ${JSON.stringify(errors)}`);
 }
 
+/** A change HubSpot sends app webhook events for (`propertyNames`: the properties an update changed). */
+export interface HubSpotChange {
+  kind: 'creation' | 'propertyChange' | 'deletion' | 'restore';
+  record: HubSpotRecord;
+  propertyNames: string[];
+}
+
 export class HubSpotStore {
+  /** Called after each change (the simulator's app webhooks listen). */
+  readonly listeners: ((change: HubSpotChange) => void)[] = [];
   readonly objects = {} as Record<HubSpotObjectType, Map<string, HubSpotRecord>>;
   readonly properties = {} as Record<HubSpotObjectType, Map<string, PropertyDefinition>>;
   /** `${type}:${id}` → `${toType}:${toId}` → association type ids (both directions are stored). */
@@ -304,6 +313,7 @@ export class HubSpotStore {
     this.order[type].push(rec);
     if (type === 'contacts' && properties.email) this.emailIndex.set(properties.email.toLowerCase(), id);
     this.snapshot(rec);
+    this.changed({ kind: 'creation', record: rec, propertyNames: Object.keys(properties) });
     return rec;
   }
 
@@ -311,6 +321,7 @@ export class HubSpotStore {
   update(rec: HubSpotRecord, values: PropertyValues, opts: { at?: number; force?: boolean } = {}): HubSpotRecord {
     this.prepareVersions(rec);
     let changed = false;
+    const names: string[] = [];
     for (const [k, v] of Object.entries(values)) {
       if (k === TYPE_INFO[rec.type].createdProp) {
         const ms = v ? Date.parse(v) : NaN;
@@ -328,12 +339,14 @@ export class HubSpotStore {
       }
       if (v === null) delete rec.properties[k];
       else rec.properties[k] = v;
+      names.push(k);
       changed = true;
     }
     if (changed || opts.force) {
       rec.updatedAt = opts.at ?? this.clock.now();
       this.snapshot(rec);
     }
+    if (names.length) this.changed({ kind: 'propertyChange', record: rec, propertyNames: names });
     return rec;
   }
 
@@ -345,6 +358,11 @@ export class HubSpotStore {
     rec.updatedAt = at;
     if (rec.type === 'contacts' && rec.properties.email) this.emailIndex.delete(rec.properties.email.toLowerCase());
     this.snapshot(rec);
+    this.changed({ kind: 'deletion', record: rec, propertyNames: [] });
+  }
+
+  private changed(change: HubSpotChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 
   restore(rec: HubSpotRecord, at = this.clock.now()): void {
@@ -355,6 +373,7 @@ export class HubSpotStore {
     rec.updatedAt = at;
     if (rec.type === 'contacts' && rec.properties.email) this.emailIndex.set(rec.properties.email.toLowerCase(), rec.id);
     this.snapshot(rec);
+    this.changed({ kind: 'restore', record: rec, propertyNames: [] });
   }
 
   /** Permanently removes a record (GDPR delete) and its associations. */

@@ -1,0 +1,99 @@
+/**
+ * Linear webhooks in (docs/providers/linear.md, "Real-time updates"): one webhook per connection created
+ * with the `webhookCreate` mutation for all public teams, subscribed to issues, comments and labels, with a
+ * secret Omniport generates. Requests carry `Linear-Signature: <hex HMAC-SHA256 of the body>`, a
+ * `webhookTimestamp` (Unix ms) inside the signed body that must be within a minute of now, and a delivery
+ * UUID in `Linear-Delivery`. A `remove` action marks the issue or comment deleted at once.
+ */
+import { LinearApiError, gql, type ResolvedOptions } from './graphql';
+import type { ProviderWebhooks, WebhookNotice } from '../types';
+import { newWebhookSecret } from '../webhook-registration';
+import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
+
+/** The resource types the webhook subscribes to (Linear's names, as in `Linear-Event`). */
+export const LINEAR_WEBHOOK_RESOURCES = ['Issue', 'Comment', 'IssueLabel'];
+
+const WEBHOOK_CREATE = /* GraphQL */ `
+  mutation OmniportWebhookCreate($input: WebhookCreateInput!) {
+    webhookCreate(input: $input) {
+      success
+      webhook {
+        id
+        enabled
+      }
+    }
+  }
+`;
+
+const WEBHOOK_DELETE = /* GraphQL */ `
+  mutation OmniportWebhookDelete($id: String!) {
+    webhookDelete(id: $id) {
+      success
+    }
+  }
+`;
+
+/** What a resource type's event touches: its stream, and the object a `remove` deletes. */
+const RESOURCES: Record<string, { stream: string; objectType?: string }> = {
+  Issue: { stream: 'ticketing.ticket', objectType: 'ticketing.ticket' },
+  Comment: { stream: 'ticketing.comment', objectType: 'ticketing.comment' },
+  // A deleted label leaves the tag stream's next run (labels are listed whole) to mark it.
+  IssueLabel: { stream: 'ticketing.tag' },
+};
+
+interface Payload {
+  action?: string;
+  type?: string;
+  data?: { id?: unknown };
+  webhookTimestamp?: unknown;
+}
+
+function notice(deliveryId: string, p: Payload): WebhookNotice {
+  const resource = typeof p.type === 'string' ? RESOURCES[p.type] : undefined;
+  if (!resource) return { deliveryId, streams: [] };
+  const id = typeof p.data?.id === 'string' ? p.data.id : undefined;
+  if (p.action === 'remove' && resource.objectType && id) return { deliveryId, streams: [], deleted: [{ objectType: resource.objectType, remoteId: id }] };
+  return { deliveryId, streams: [resource.stream] };
+}
+
+export function linearWebhooks(o: ResolvedOptions): ProviderWebhooks {
+  return {
+    // Linear's docs: reject a webhookTimestamp more than a minute away from now.
+    replayWindowSeconds: 60,
+    verify(req, secret) {
+      if (!safeEqual(header(req.headers, 'linear-signature'), hmac('sha256', secret, req.rawBody, 'hex'))) return null;
+      // The time is inside the signed body.
+      try {
+        const body = JSON.parse(req.rawBody.toString('utf8')) as Payload;
+        return { signedAt: typeof body.webhookTimestamp === 'number' ? signedTime(body.webhookTimestamp) : NaN };
+      } catch {
+        return { signedAt: NaN };
+      }
+    },
+    parse(req, body) {
+      const deliveryId = header(req.headers, 'linear-delivery');
+      if (!deliveryId || !body || typeof body !== 'object') return null;
+      return notice(deliveryId, body as Payload);
+    },
+    async register(ctx, url) {
+      const secret = newWebhookSecret();
+      const data = await gql<{ webhookCreate: { success: boolean; webhook: { id: string } | null } }>(
+        ctx,
+        o,
+        WEBHOOK_CREATE,
+        { input: { url, secret, label: 'Omniport real-time updates', resourceTypes: LINEAR_WEBHOOK_RESOURCES, allPublicTeams: true, enabled: true } },
+        { mutation: true },
+      );
+      const id = data.webhookCreate.webhook?.id;
+      if (!data.webhookCreate.success || !id) throw new Error('Linear did not create the webhook');
+      return { remoteIds: { webhook: id }, secret };
+    },
+    async unregister(ctx, remoteIds) {
+      if (!remoteIds.webhook) return;
+      await gql(ctx, o, WEBHOOK_DELETE, { id: remoteIds.webhook }, { mutation: true }).catch((err: unknown) => {
+        // Already gone: Linear answers "Entity not found".
+        if (!(err instanceof LinearApiError && /entity not found/i.test(err.message))) throw err;
+      });
+    },
+  };
+}

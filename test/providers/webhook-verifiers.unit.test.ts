@@ -1,0 +1,102 @@
+/**
+ * The providers' webhook verifiers and delivery ids on their edge cases (the integration tests in
+ * test/webhooks-in/ cover the common path through the server): what each scheme signs, what it leaves out,
+ * and how a delivery is identified when the provider's id header is missing.
+ */
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createGitlabAdapter } from '../../src/providers/gitlab';
+import { createLinearAdapter } from '../../src/providers/linear';
+import { hubspotAppWebhooks, hubspotSignatureV3, hubspotSignedUri } from '../../src/providers/hubspot/webhooks';
+import { jiraWebhooks } from '../../src/providers/jira/webhooks';
+import { pipedriveBasicAuth, pipedriveWebhooks } from '../../src/providers/pipedrive/webhooks';
+import type { IncomingWebhook } from '../../src/providers/types';
+
+const gitlab = createGitlabAdapter().webhooks!;
+const linear = createLinearAdapter().webhooks!;
+const req = (headers: Record<string, string>, body: string, extra: Partial<IncomingWebhook> = {}): IncomingWebhook => ({ headers, rawBody: Buffer.from(body), ...extra });
+
+describe('GitLab', () => {
+  it('accepts only the exact token, and identifies deliveries without Idempotency-Key by event UUID and body', () => {
+    expect(gitlab.verify(req({ 'x-gitlab-token': 'tok' }, '{}'), 'tok')).toEqual({ signedAt: null });
+    expect(gitlab.verify(req({ 'x-gitlab-token': 'tok2' }, '{}'), 'tok')).toBeNull();
+    expect(gitlab.verify(req({}, '{}'), 'tok')).toBeNull();
+    const a = '{"object_kind":"issue"}';
+    const b = '{"object_kind":"note","object_attributes":{"noteable_type":"Issue"}}';
+    const idA = gitlab.parse(req({ 'x-gitlab-event-uuid': 'u1' }, a), JSON.parse(a))!;
+    const idB = gitlab.parse(req({ 'x-gitlab-event-uuid': 'u1' }, b), JSON.parse(b))!;
+    // Recursive events share the UUID: the body tells them apart; a retry (same body) keeps its id.
+    expect(idA.deliveryId).not.toBe(idB.deliveryId);
+    expect(gitlab.parse(req({ 'x-gitlab-event-uuid': 'u1' }, a), JSON.parse(a))!.deliveryId).toBe(idA.deliveryId);
+    expect(idA.streams).toEqual(['ticketing.ticket']);
+    expect(idB.streams).toEqual(['ticketing.comment']);
+    expect(gitlab.parse(req({ 'idempotency-key': 'k1', 'x-gitlab-event-uuid': 'u1' }, a), JSON.parse(a))!.deliveryId).toBe('k1');
+  });
+});
+
+describe('Linear', () => {
+  const secret = 'lin-secret';
+  const sign = (body: string) => ({ 'linear-signature': createHmac('sha256', secret).update(body).digest('hex'), 'linear-delivery': 'd1' });
+  it('reads the signed time from the signed body, and refuses a body without one', () => {
+    const at = Date.now();
+    const body = JSON.stringify({ action: 'update', type: 'Issue', data: { id: 'i1' }, webhookTimestamp: at });
+    expect(linear.verify(req(sign(body), body), secret)).toEqual({ signedAt: at });
+    const untimed = JSON.stringify({ action: 'update', type: 'Issue', data: { id: 'i1' } });
+    expect(linear.verify(req(sign(untimed), untimed), secret)!.signedAt).toBeNaN();
+    expect(linear.verify(req(sign(body), `${body} `), secret)).toBeNull();
+  });
+  it('turns remove into a deletion and labels into the tag stream', () => {
+    expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'remove', type: 'Comment', data: { id: 'c1' } })).toEqual({ deliveryId: 'd', streams: [], deleted: [{ objectType: 'ticketing.comment', remoteId: 'c1' }] });
+    expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'remove', type: 'IssueLabel', data: { id: 'l1' } })).toEqual({ deliveryId: 'd', streams: ['ticketing.tag'] });
+  });
+});
+
+describe('Pipedrive', () => {
+  it('compares the basic auth credentials, and marks a deleted activity in both of its unified types', () => {
+    expect(pipedriveWebhooks.verify(req({ authorization: pipedriveBasicAuth('pw') }, '{}'), 'pw')).toEqual({ signedAt: null });
+    expect(pipedriveWebhooks.verify(req({ authorization: pipedriveBasicAuth('pw', 'someone') }, '{}'), 'pw')).toBeNull();
+    const n = pipedriveWebhooks.parse(req({}, ''), { meta: { id: 'e1', action: 'delete', entity: 'activity', entity_id: '42' } })!;
+    expect(n.deleted).toEqual([
+      { objectType: 'crm.task', remoteId: '42' },
+      { objectType: 'crm.engagement', remoteId: '42' },
+    ]);
+    const noId = { meta: { action: 'change', entity: 'deal', entity_id: '7', webhook_id: '3', timestamp: '2026-11-25T10:00:00Z' } };
+    expect(pipedriveWebhooks.parse(req({}, ''), noId)!.deliveryId).toBe(pipedriveWebhooks.parse(req({}, ''), structuredClone(noId))!.deliveryId);
+  });
+});
+
+describe('HubSpot', () => {
+  it('signs method, URI (with HubSpot’s decoded characters), body and timestamp', () => {
+    expect(hubspotSignedUri('https://o.example/webhooks/providers/hubspot/k?x=a%3Ab%2Fc%20d')).toBe('https://o.example/webhooks/providers/hubspot/k?x=a:b/c%20d');
+    const url = 'https://o.example/webhooks/providers/hubspot/abc';
+    const body = '[{"eventId":1,"portalId":7,"subscriptionType":"contact.deletion","objectId":5}]';
+    const ts = String(Date.now());
+    const headers = { 'x-hubspot-signature-v3': hubspotSignatureV3('cs', 'POST', url, body, ts), 'x-hubspot-request-timestamp': ts };
+    expect(hubspotAppWebhooks.verify(req(headers, body, { method: 'POST', url }), 'cs')).toEqual({ signedAt: Number(ts) });
+    expect(hubspotAppWebhooks.verify(req(headers, body, { method: 'POST', url: `${url}x` }), 'cs')).toBeNull();
+    expect(hubspotAppWebhooks.verify(req({ ...headers, 'x-hubspot-request-timestamp': String(Number(ts) + 1) }, body, { method: 'POST', url }), 'cs')).toBeNull();
+  });
+  it('splits a batch by portal; a retried batch (same events, another attempt) keeps its delivery id', () => {
+    const batch = [
+      { eventId: 1, portalId: 7, subscriptionType: 'contact.deletion', objectId: 5, attemptNumber: 0 },
+      { eventId: 2, portalId: 8, subscriptionType: 'deal.propertyChange', objectId: 9, attemptNumber: 0 },
+    ];
+    const parts = hubspotAppWebhooks.parse(req({}, ''), batch)!;
+    expect(parts.map((p) => p.accountId)).toEqual(['7', '8']);
+    expect(parts[0]!.notice.deleted).toEqual([{ objectType: 'crm.contact', remoteId: '5' }]);
+    expect(parts[1]!.notice.streams).toEqual(['crm.deal']);
+    const retried = hubspotAppWebhooks.parse(req({}, ''), batch.map((e) => ({ ...e, attemptNumber: 1 })))!;
+    expect(retried.map((p) => p.notice.deliveryId)).toEqual(parts.map((p) => p.notice.deliveryId));
+  });
+});
+
+describe('Jira', () => {
+  it('checks X-Hub-Signature and marks deleted issues and comments', () => {
+    const body = '{"webhookEvent":"comment_deleted","comment":{"id":"301"},"issue":{"id":"10001"}}';
+    const sig = `sha256=${createHmac('sha256', 's').update(body).digest('hex')}`;
+    expect(jiraWebhooks.verify(req({ 'x-hub-signature': sig }, body), 's')).toEqual({ signedAt: null });
+    expect(jiraWebhooks.verify(req({ 'x-hub-signature': sig.replace('sha256=', 'sha1=') }, body), 's')).toBeNull();
+    const n = jiraWebhooks.parse(req({ 'x-atlassian-webhook-identifier': 'w1' }, body), JSON.parse(body))!;
+    expect(n).toEqual({ deliveryId: 'w1', streams: [], deleted: [{ objectType: 'ticketing.comment', remoteId: '301' }] });
+  });
+});
