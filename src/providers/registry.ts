@@ -11,6 +11,7 @@ import { intercomAdapter } from './intercom';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
+import { salesforceAdapter } from './salesforce';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -39,5 +40,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter];
 }
