@@ -88,6 +88,8 @@ export interface SalesforceSimulator {
   remove(sobject: SObject, id: string): void;
   addCustomField(sobject: SObject, def: { name: string; label?: string; type: FType }): SimField;
   addAccessToken(token: string): void;
+  /** Every session ends (a timeout, an admin's revocation): calls answer 401 INVALID_SESSION_ID until a new token. */
+  expireSessions(): void;
   close(): Promise<void>;
 }
 
@@ -579,6 +581,7 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
       return field;
     },
     addAccessToken: (token) => void tokens.add(token),
+    expireSessions: () => tokens.clear(),
     close: () => server.close(),
   };
   return sim;
