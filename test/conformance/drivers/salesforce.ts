@@ -19,8 +19,8 @@ export function expectNoSalesforceSpecViolations(sim: SalesforceSimulator): void
 export const salesforceDriver: CrmDriver = {
   provider: 'salesforce',
   async start() {
-    // A multi-currency org (the suite's deal is in EUR), answering query batches of 2 so every list pages.
-    const sim = await startSalesforceSimulator({ accessTokens: [TOKEN], multiCurrency: true, maxBatchSize: 2 });
+    // A multi-currency org (the suite's deal is in EUR), answering query batches of 5 so the longer lists page.
+    const sim = await startSalesforceSimulator({ accessTokens: [TOKEN], multiCurrency: true, maxBatchSize: 5 });
     const tier = sim.addCustomField('Contact', { name: 'Loyalty_Tier__c', label: 'Loyalty tier', type: 'string' });
     return {
       adapter: createSalesforceAdapter(),
