@@ -75,6 +75,12 @@ export interface RateLimitHeaders {
   remaining: string;
   reset?: string;
   resetKind?: 'seconds' | 'epoch' | 'epoch-ms';
+  /**
+   * For a header that tells use against a limit rather than what is left (Salesforce `Sforce-Limit-Info:
+   * api-usage=used/max`): `pattern` captures used and max; once used reaches max, the connection's calls are
+   * held `holdMs` (the provider names no reset: its window rolls).
+   */
+  usage?: { pattern: RegExp; holdMs: number };
 }
 
 /** What a provider is, as data: everything the control plane needs without calling it. */

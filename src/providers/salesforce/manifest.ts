@@ -39,6 +39,9 @@ export const salesforceManifest: ProviderManifest = {
   // Every answer reports the org's use in `Sforce-Limit-Info: api-usage=used/max`; when the limit is spent
   // Salesforce answers 403 REQUEST_LIMIT_EXCEEDED (waited out as a rate limit, see http.ts).
   budgets: [{ name: 'daily api requests', requests: 100_000, perSeconds: 86_400, pacing: 'daily', scope: 'account' }],
+  // The org's own count, whoever spent it (other integrations too): once used reaches the limit, calls are
+  // held (and answered 503 with Retry-After) for 15 minutes at a time, the window being a rolling 24 hours.
+  rateLimitHeaders: { remaining: 'sforce-limit-info', usage: { pattern: /api-usage=(\d+)\/(\d+)/, holdMs: 15 * 60_000 } },
   capabilities: {
     'crm.contact': [...WRITE_AND_SYNC],
     'crm.company': [...WRITE_AND_SYNC],

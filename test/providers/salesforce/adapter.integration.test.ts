@@ -138,3 +138,32 @@ describe('salesforce writes', () => {
     expect(sim.requests.slice(before).every((r) => r.path.endsWith('/describe'))).toBe(true);
   });
 });
+
+describe('salesforce request limit', () => {
+  it('stops at a spent daily request limit (403 REQUEST_LIMIT_EXCEEDED, Sforce-Limit-Info at its max) without retrying it', async () => {
+    const small = await startSalesforceSimulator({ accessTokens: [TOKEN], dailyApiRequests: 2, validateSpec: false });
+    try {
+      const http = new ProviderHttpClient({
+        manifest: salesforceManifest,
+        connectionId: 'sf-limit',
+        baseUrl: small.url,
+        authHeaders: () => salesforceHttpProfile.authHeaders({ access_token: TOKEN }),
+        errorMessage: salesforceHttpProfile.errorMessage,
+        isRateLimited: salesforceHttpProfile.isRateLimited,
+        allowPrivateAddresses: true,
+        retryBaseMs: 10,
+        maxRetryAfterMs: 5_000,
+      });
+      const limited = { ...ctx, connectionId: 'sf-limit', baseUrl: small.url, http };
+      await adapter.verifyCredentials(limited);
+      await adapter.verifyCredentials(limited);
+      const err = (await adapter.verifyCredentials(limited).catch((e: unknown) => e)) as { code?: string; headers?: Record<string, string> };
+      expect(err.code).toBe('provider_rate_limited');
+      // The org's window rolls: the connection is held for the manifest's 15 minutes, not hammered.
+      expect(err.headers?.['retry-after']).toBe('900');
+      expect(small.requests.map((r) => r.status)).toEqual([200, 200, 403]);
+    } finally {
+      await small.close();
+    }
+  });
+});
