@@ -1,6 +1,7 @@
 /**
- * Unified CRM writes on Salesforce. One object: `POST /sobjects/{Type}` (or `PATCH …/{id}`, which answers
- * 204), then the record read back with one SOQL query. Batches: sObject Collections (`POST
+ * Unified CRM writes on Salesforce. One object: one Composite request holding `POST /sobjects/{Type}` (or
+ * `PATCH …/{id}`) and the SOQL query that reads the record back; a deal with contacts: the write, its
+ * OpportunityContactRole changes, then the read-back. Batches: sObject Collections (`POST
  * /composite/sobjects`, up to 200 records, `allOrNone: false`, one result per record in order), then one
  * query per sObject type. Deal contacts are OpportunityContactRole records, written after the deal.
  */
@@ -9,6 +10,7 @@ import type { AdapterContext, BulkItemResult, CrmOperations, CrmWrite, UnifiedRe
 import { crmWritesByType } from '../crm-writers';
 import { API, chunks, inList, isOf, sfId, soqlAll, unsupported, type Describes, type ResolvedOptions, type SfRecord } from './api';
 import { customFieldsBody } from './custom-fields';
+import { salesforceErrorMessage } from './http';
 import {
   FIELDS,
   desunifyAccount,
@@ -156,8 +158,37 @@ export function salesforceCrmOperations(o: ResolvedOptions, describes: Describes
     if (failed) throw saveError(failed);
   }
 
+  /**
+   * A write and its read-back in one Composite request (one API request in the org's daily count): the
+   * create's id reaches the query as `@{write.id}`. Answers the record read back.
+   */
+  async function compositeWrite(ctx: AdapterContext, p: Prepared, remoteId: string | null): Promise<SfRecord> {
+    const fields = await describes.select(ctx, p.sobject, FIELDS[p.sobject]);
+    const idRef = remoteId === null ? '@{write.id}' : remoteId;
+    const query = `${API}/query?q=${encodeURIComponent(`SELECT ${fields.join(', ')} FROM ${p.sobject} WHERE Id = '`)}${idRef}${encodeURIComponent("'")}`;
+    const write =
+      remoteId === null
+        ? { method: 'POST', url: `${API}/sobjects/${p.sobject}`, referenceId: 'write', body: p.body }
+        : { method: 'PATCH', url: `${API}/sobjects/${p.sobject}/${remoteId}`, referenceId: 'write', body: p.body };
+    const res = await ctx.http.post<{ compositeResponse?: { body?: unknown; httpStatusCode?: number }[] }>(`${API}/composite`, {
+      json: { allOrNone: false, compositeRequest: [write, { method: 'GET', url: query, referenceId: 'read' }] },
+    });
+    const [wrote, read] = res.data?.compositeResponse ?? [];
+    if (!wrote || (wrote.httpStatusCode ?? 500) >= 300) {
+      const status = wrote?.httpStatusCode ?? 502;
+      throw new ProviderError('salesforce', status, salesforceErrorMessage(wrote?.body), wrote?.body ?? null);
+    }
+    const record = (read?.body as { records?: SfRecord[] } | undefined)?.records?.[0];
+    if (!record) throw new ProviderError('salesforce', read?.httpStatusCode ?? 404, `the ${p.sobject} could not be read back`, read?.body ?? null);
+    return record;
+  }
+
   async function writeOne(ctx: AdapterContext, objectType: string, remoteId: string | null, input: CrmWrite): Promise<UnifiedRecord> {
     const p = await prepare(ctx, objectType, remoteId, input);
+    if (!p.contactIds && Object.keys(p.body).length > 0) {
+      return (await unify(ctx, objectType, [await compositeWrite(ctx, p, remoteId === null ? null : sfId(remoteId, 'id'))]))[0]!;
+    }
+    // Deal contacts need the deal's id and its current roles: the write, the roles, then the read-back.
     let id: string;
     if (remoteId === null) {
       const res = await ctx.http.post<SaveResult>(`${API}/sobjects/${p.sobject}`, { json: p.body });

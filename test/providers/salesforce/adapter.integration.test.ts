@@ -123,6 +123,20 @@ describe('salesforce writes', () => {
     expect(calls.filter((c) => c.startsWith('POST /sobjects'))).toHaveLength(0);
   });
 
+  it('writes one object and reads it back in one Composite request; a refusal is Salesforce\'s error', async () => {
+    await adapter.crm!.create(ctx, 'crm.contact', { last_name: 'Warmup' }); // the describe is cached
+    let before = sim.requests.length;
+    const made = await adapter.crm!.create(ctx, 'crm.contact', { first_name: 'Solo', last_name: 'Write', company_id: account.Id });
+    expect(made.record.data).toMatchObject({ first_name: 'Solo', last_name: 'Write', company_id: ctx.ids('crm.company', account.Id) });
+    expect(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /services/data/v59.0/composite']);
+    before = sim.requests.length;
+    const changed = await adapter.crm!.update(ctx, 'crm.contact', made.record.remoteId, { first_name: 'Duo' });
+    expect(changed.record.data).toMatchObject({ first_name: 'Duo', last_name: 'Write' });
+    expect(sim.requests.slice(before)).toHaveLength(1);
+    const refused = (await adapter.crm!.create(ctx, 'crm.contact', { last_name: 'Orphan', company_id: '001000000000000AAA' }).catch((e: unknown) => e)) as Error;
+    expect(refused.message).toContain('FIELD_INTEGRITY_EXCEPTION');
+  });
+
   it('refuses what Salesforce cannot hold with 422 naming the field, before any call', async () => {
     const before = sim.requests.length;
     for (const [type, input, field] of [

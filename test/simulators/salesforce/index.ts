@@ -463,11 +463,65 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
     }
   };
 
+  /**
+   * Composite (`POST /composite`): up to 25 subrequests run in order, one API request in the org's count.
+   * `@{referenceId.field}` in a later subrequest's URL or body is the value of that field in an earlier
+   * answer (`@{new.id}`, `@{q.records[0].Id}`); a reference that cannot be resolved fails the subrequest.
+   * With `allOrNone` false each subrequest stands alone (the adapter sends false: no rollback to simulate).
+   */
+  function composite(req: SimRequest): SimResponse {
+    const body = req.body as { allOrNone?: unknown; compositeRequest?: unknown } | undefined;
+    const subs = body?.compositeRequest;
+    if (!Array.isArray(subs) || subs.length === 0 || subs.length > 25) throw new SfError(400, 'INVALID_FIELD', 'compositeRequest: between 1 and 25 subrequests');
+    if (body?.allOrNone === true) throw new SfError(400, 'INVALID_FIELD', 'allOrNone true is not simulated');
+    const answers = new Map<string, unknown>();
+    const out = subs.map((sub: { method?: string; url?: string; referenceId?: string; body?: unknown }) => {
+      const resolve = (text: string) =>
+        text.replace(/@\{([A-Za-z0-9_]+)\.([^}]+)\}/g, (_m, ref: string, path: string) => {
+          let v: unknown = answers.get(ref);
+          for (const part of path.split(/\.|\[(\d+)\]/).filter(Boolean)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+          if (typeof v !== 'string' && typeof v !== 'number') throw new SfError(400, 'PROCESSING_HALTED', `Invalid reference specified. No value for ${ref}.${path} found in ${ref}.`);
+          return String(v);
+        });
+      const answer = (() => {
+        try {
+          const url = new URL(resolve(String(sub.url ?? '')), 'http://sim');
+          const subBody = sub.body === undefined ? undefined : JSON.parse(resolve(JSON.stringify(sub.body)));
+          const inner = { ...req, method: String(sub.method ?? 'GET').toUpperCase(), path: url.pathname, query: url.searchParams, body: subBody };
+          // Each subrequest is checked as the request it stands for.
+          spec.checkRequest({ method: inner.method, path: inner.path, query: inner.query, headers: { 'content-type': 'application/json' }, body: subBody });
+          const res = route(inner);
+          if (res.status < 300) spec.checkResponse(inner, res.status, res.body);
+          return res;
+        } catch (err) {
+          if (err instanceof SfError) return { status: err.status, body: errorBody(err) };
+          throw err;
+        }
+      })();
+      if (answer.status < 300 && sub.referenceId) answers.set(sub.referenceId, answer.body);
+      return { body: answer.body ?? null, httpHeaders: {}, httpStatusCode: answer.status, referenceId: sub.referenceId ?? null };
+    });
+    return { status: 200, body: { compositeResponse: out } };
+  }
+
   function handle(req: SimRequest): SimResponse {
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
     if (!bearer || !tokens.has(bearer[1]!)) return { status: 401, body: [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }] };
     sim.apiUsage++;
     if (sim.apiUsage > dailyLimit) return { status: 403, body: [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }] };
+    if (req.method === 'POST' && req.path.replace(/\/$/, '') === `${API}/composite`) {
+      try {
+        return composite(req);
+      } catch (err) {
+        if (err instanceof SfError) return { status: err.status, body: errorBody(err) };
+        throw err;
+      }
+    }
+    return route(req);
+  }
+
+  /** One REST request, authenticated and counted already. */
+  function route(req: SimRequest): SimResponse {
     if (!req.path.startsWith(`${API}/`)) return { status: 404, body: [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }] };
     const path = req.path.slice(API.length).replace(/\/$/, '');
     const body = req.body as Record<string, unknown> | undefined;
