@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors';
 import type { Address, AddressFields, Email, EmailFields, Phone, PhoneFields } from '../../core/unified/crm';
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
+import { decimalToNumber, numberToDecimal } from '../decimals';
 import { isOf, required, sfId, toDate, toIso, unsupported, type SfRecord } from './api';
 
 const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
@@ -163,30 +164,11 @@ export function desunifyAccount(input: CrmWrite, create: boolean): Record<string
 
 // ---------------------------------------------------------------- deals (opportunities)
 
-/** A JSON number as decimal text without exponent (Salesforce currency fields keep two decimals). */
-export function numberToDecimal(v: unknown): string | null {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return null;
-  const s = String(v);
-  if (!/e/i.test(s)) return s;
-  return v.toFixed(2).replace(/\.?0+$/, '');
-}
-
-/** A unified decimal as the JSON number Salesforce takes, refused (422) where a number cannot hold it exactly. */
-export function decimalToNumber(amount: string, field: string): number {
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount.trim());
-  if (!m) throw new AppError('validation_failed', `${field}: expected a decimal number such as 1234.56`, { field });
-  const frac = (m[3] ?? '').replace(/0+$/, '');
-  if (frac.length > 2) throw unsupported(field, `Salesforce keeps amounts with two decimals and cannot hold ${amount} exactly`);
-  const int = m[2]!.replace(/^0+(?=\d)/, '');
-  if (int.length + frac.length > 15) throw unsupported(field, `${amount} has more digits than Salesforce keeps exactly`);
-  return Number(`${m[1]}${int}${frac ? `.${frac}` : ''}`);
-}
-
 export function unifyOpportunity(r: SfRecord, contactIds: string[], ids: IdOf): UnifiedRecord {
   return base('crm.deal', r, {
     name: text(r.Name),
     description: text(r.Description),
-    amount: numberToDecimal(r.Amount),
+    amount: numberToDecimal(r.Amount, 2),
     currency: text(r.CurrencyIsoCode),
     stage_id: ids('crm.stage', text(r.StageName)),
     user_id: ids('crm.user', text(r.OwnerId)),
@@ -201,7 +183,7 @@ export function desunifyOpportunity(input: CrmWrite, create: boolean, multiCurre
   const body: Record<string, unknown> = {};
   if (has(input, 'name')) body.Name = input.name;
   if (has(input, 'description')) body.Description = input.description;
-  if (has(input, 'amount')) body.Amount = input.amount === null ? null : decimalToNumber(String(input.amount), 'amount');
+  if (has(input, 'amount')) body.Amount = input.amount === null ? null : decimalToNumber(String(input.amount), 'amount', { provider: 'salesforce', displayName: 'Salesforce', maxDecimals: 2 });
   if (has(input, 'currency')) {
     if (!multiCurrency) throw unsupported('currency', 'this Salesforce org has one currency (multi-currency is not enabled): currency cannot be set');
     body.CurrencyIsoCode = input.currency;
