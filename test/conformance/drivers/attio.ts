@@ -27,7 +27,8 @@ export const attioDriver: CrmDriver = {
       adapter: createAttioAdapter({ pageSize: 2 }),
       connection: { credentials: { access_token: TOKEN }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
+        // Attio's Retry-After is an HTTP date (when the limit resets, usually the next second).
+        rateLimit: (times) => void sim.faults.add({ status: 429, times, headers: { 'retry-after': new Date(Date.now() + 1000).toUTCString() } }),
         fail: (status, times) => void sim.faults.add({ status, times }),
         clearFaults: () => sim.faults.clear(),
         contact: async (id) => sim.get('people', id) as unknown as Record<string, unknown> | undefined,
