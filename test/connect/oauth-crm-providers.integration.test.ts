@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import { closeAdapter, closeManifest } from '../../src/providers/close';
 import { salesforceAdapter } from '../../src/providers/salesforce';
+import { attioAdapter, attioManifest } from '../../src/providers/attio';
+import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startCloseSimulator, type CloseSimulator } from '../simulators/close';
@@ -17,7 +19,7 @@ import { syncAndWait, waitForSync } from '../support/sync-wait';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter, salesforceAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter, salesforceAdapter, attioAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
 });
 afterAll(async () => {
   await server?.close();
@@ -147,5 +149,42 @@ describe('Salesforce', () => {
     expect(auth.grants.map((g) => [g.grantType, g.ok])).toEqual([['authorization_code', true], ['refresh_token', true]]);
     const after = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'salesforce');
     expect(after).toMatchObject({ status: 'valid', base_url: sf.url });
+  });
+});
+
+describe('Attio', () => {
+  let auth: OAuthSimulator;
+  let attio: AttioSimulator;
+  beforeAll(async () => {
+    // Attio's endpoints (https://app.attio.com/authorize, https://app.attio.com/oauth/token), on the simulator.
+    const paths = { authorize: new URL(attioManifest.oauth!.authorizeUrl).pathname, token: new URL(attioManifest.oauth!.tokenUrl).pathname };
+    auth = await startOAuthSimulator({ paths, clientAuth: 'post' });
+    attio = await startAttioSimulator({ tokens: [] });
+    auth.onAccessToken = (t) => attio.addAccessToken(t);
+  });
+  afterAll(async () => {
+    await auth?.close();
+    await attio?.close();
+  });
+
+  it('connects with the authorization-code flow: no scope parameter, no PKCE; the token reads the workspace', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/attio', {
+      body: { client_id: client.clientId, client_secret: client.clientSecret, authorize_url: `${auth.url}${auth.paths.authorize}`, token_url: `${auth.url}${auth.paths.token}` },
+    });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    auth.addRedirectUri(client.clientId, app.body.data.redirect_uri);
+    const link = await createLink(server, { linked_user_origin_id: 'attio-oauth' });
+    const startedAt = Date.now();
+    const { authorizeUrl, cookie } = await startOAuth(link.url, attio.url, 'attio');
+    expect(Object.keys(Object.fromEntries(authorizeUrl.searchParams)).sort()).toEqual(['client_id', 'redirect_uri', 'response_type', 'state']);
+    const back = await request((await decide(auth, authorizeUrl)).href, { cookie });
+    expect(back.status, back.text).toBe(303);
+    const conn = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'attio');
+    expect(conn).toMatchObject({ base_url: attio.url, status: 'valid' });
+    await waitForSync(server, conn.connection_token as string, startedAt);
+    const calls = attio.requests.filter((r) => r.path === '/v2/self');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
   });
 });

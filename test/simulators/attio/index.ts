@@ -52,6 +52,8 @@ export interface AttioSimulator {
   update(object: AttioObject, id: string, values: Record<string, unknown>): AttioRecord;
   remove(object: AttioObject, id: string): void;
   addAttribute(object: AttioObject, def: { slug: string; title: string; type: AType }): SimAttribute;
+  /** Accepts an OAuth access token (one Attio's authorization server issued). */
+  addAccessToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -422,6 +424,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
       a(object, def.slug, def.type, { title: def.title, system: false });
       return attrs[object].at(-1)!;
     },
+    addAccessToken: (token) => void tokens.add(token),
     close: () => server.close(),
   };
 }
