@@ -165,7 +165,18 @@ ${field.description ? html`<p class="help" id="${id}-help">${field.description}<
 ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : null}`;
 }
 
+/** The login hosts a provider offers (Salesforce: production or sandbox), as a choice. */
+function loginHostInput(p: ConnectableProvider, state: FormState | undefined): SafeHtml | null {
+  const hosts = p.manifest.oauth?.loginUrls ?? [];
+  if (hosts.length < 2) return null;
+  const chosen = state?.values.base_url ?? hosts[0]!.url;
+  return html`
+<label for="oauth-base_url">Where you sign in to ${p.manifest.displayName}</label>
+<select id="oauth-base_url" name="base_url">${hosts.map((h) => html`<option value="${h.url}"${h.url === chosen ? html` selected` : null}>${h.label} (${new URL(h.url).host})</option>`)}</select>`;
+}
+
 function baseUrlInput(p: ConnectableProvider, prefix: string, state: FormState | undefined): SafeHtml | null {
+  if (prefix === 'oauth' && p.manifest.oauth?.loginUrls?.length) return loginHostInput(p, state);
   if (!p.needsBaseUrl && !state?.values.base_url) return null;
   const id = `${prefix}-base_url`;
   const error = state?.errors.base_url;

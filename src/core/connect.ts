@@ -141,7 +141,8 @@ export class ConnectService {
         manifest,
         oauth: Boolean(manifest.oauth) && apps.has(manifest.name),
         form: manifest.authKind !== 'oauth2',
-        needsBaseUrl: !manifest.defaultBaseUrl,
+        // A provider with login hosts to choose from (Salesforce) learns the account's address from its token answer.
+        needsBaseUrl: !manifest.defaultBaseUrl && !manifest.oauth?.loginUrls?.length,
         fields: manifest.authKind !== 'oauth2' ? credentialFields(manifest) : [],
       }))
       .filter((p) => p.oauth || p.form)

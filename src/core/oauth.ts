@@ -143,7 +143,7 @@ export class OAuthService implements TokenRefresher {
   async start(opened: ActiveLink, linkToken: string, provider: string, typedBaseUrl: string | undefined, callbackUrl: string): Promise<StartedFlow> {
     const offered = await this.connect.linkProvider(opened.link, provider);
     if (!offered.oauth) throw new AppError('not_found', 'this provider is not connected with OAuth here');
-    const baseUrl = (await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.defaultBaseUrl;
+    const baseUrl = (await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.oauth?.loginUrls?.[0]?.url ?? offered.manifest.defaultBaseUrl;
     const app = await this.repo.findOAuthApp(opened.link.projectId, provider);
     if (!app) throw new AppError('not_found', 'this provider is not connected with OAuth here');
     const endpoints = this.endpoints(offered.manifest, app, baseUrl);
@@ -245,13 +245,15 @@ export class OAuthService implements TokenRefresher {
       }
       throw err;
     }
-    if (!baseUrl) throw flowError('provider_error', `${manifest.displayName} needs the address of the account`);
+    // Where the account's API lives: the token answer says so for some providers (Salesforce instance_url).
+    const accountUrl = manifest.oauth?.accountUrlFromToken ? accountUrlOf(manifest, tokens) : baseUrl;
+    if (!accountUrl) throw flowError('provider_error', `${manifest.displayName} needs the address of the account`);
     const view = await this.connections.connectAuthorized({
       projectId: flow.projectId,
       linkedUser: found.linkedUser,
       provider: manifest.name,
       credentials: credentialsFrom({}, tokens, now),
-      baseUrl,
+      baseUrl: accountUrl,
       via: 'connect_oauth',
     });
     const { allowedRedirectUrls } = await this.settings.get(flow.projectId);
@@ -316,7 +318,9 @@ export class OAuthService implements TokenRefresher {
         throw err;
       }
       const next = credentialsFrom(current, tokens, new Date());
-      await tx.updateConnection(row.id, { credentialsEncrypted: this.box.encryptJson(next) });
+      // A refresh answer may move the account (Salesforce: an org migrated to another instance).
+      const moved = manifest.oauth.accountUrlFromToken && tokens[manifest.oauth.accountUrlFromToken] !== undefined ? accountUrlOf(manifest, tokens) : undefined;
+      await tx.updateConnection(row.id, { credentialsEncrypted: this.box.encryptJson(next), ...(moved && moved !== row.baseUrl ? { baseUrl: moved } : {}) });
       return { credentials: next };
     });
     if ('refused' in outcome) {
@@ -374,6 +378,26 @@ export class OAuthService implements TokenRefresher {
     }
     return tokens as TokenResponse;
   }
+}
+
+/**
+ * The account's API address from a token answer (the manifest's `accountUrlFromToken` field): an https URL,
+ * or http on a loopback host (local tests); anything else is refused.
+ */
+function accountUrlOf(manifest: ProviderManifest, tokens: TokenResponse): string {
+  const field = manifest.oauth!.accountUrlFromToken!;
+  const value = tokens[field];
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  const loopback = url && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname);
+  if (!url || url.username || url.password || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
+    throw new AppError('provider_error', `${manifest.displayName}'s token answer has no usable ${field}`, { provider: manifest.name, reason: 'token_exchange_failed' });
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function oauthError(body: unknown): { error: string; description?: string } | undefined {

@@ -262,6 +262,11 @@ export class ProviderHttpClient {
     // Every exhausted budget is waited out: the longest reset wins.
     let wait: number | undefined;
     for (const rl of [this.opts.manifest.rateLimitHeaders ?? []].flat()) {
+      if (rl.usage) {
+        const m = rl.usage.pattern.exec(headers[rl.remaining] ?? '');
+        if (m && Number(m[1]) >= Number(m[2]) && Number(m[2]) > 0) wait = Math.max(wait ?? 0, rl.usage.holdMs);
+        continue;
+      }
       if (!rl.reset || headers[rl.remaining] !== '0') continue;
       const reset = Number(headers[rl.reset]);
       if (!Number.isFinite(reset)) continue;

@@ -53,10 +53,36 @@ export interface BudgetCost {
   estimate?: number;
 }
 
+/** A provider's OAuth 2.0 authorization-code endpoints and what its token answer carries. */
+export interface OAuthSpec {
+  authorizeUrl: string;
+  tokenUrl: string;
+  scopes: string[];
+  pkce: boolean;
+  /**
+   * Login hosts the linked user chooses between on the connect page (Salesforce: production or sandbox);
+   * the first is the default. Relative endpoints resolve against the one chosen.
+   */
+  loginUrls?: { label: string; url: string }[];
+  /**
+   * The token answer's field that holds the account's API address (Salesforce `instance_url`): it becomes
+   * the connection's base URL, in place of the login host the flow started on.
+   */
+  accountUrlFromToken?: string;
+  /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
+  tokenRequestBody?: 'form' | 'json';
+}
+
 export interface RateLimitHeaders {
   remaining: string;
   reset?: string;
   resetKind?: 'seconds' | 'epoch' | 'epoch-ms';
+  /**
+   * For a header that tells use against a limit rather than what is left (Salesforce `Sforce-Limit-Info:
+   * api-usage=used/max`): `pattern` captures used and max; once used reaches max, the connection's calls are
+   * held `holdMs` (the provider names no reset: its window rolls).
+   */
+  usage?: { pattern: RegExp; holdMs: number };
 }
 
 /** What a provider is, as data: everything the control plane needs without calling it. */
@@ -70,14 +96,7 @@ export interface ProviderManifest {
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
-  oauth?: {
-    authorizeUrl: string;
-    tokenUrl: string;
-    scopes: string[];
-    pkce: boolean;
-    /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
-    tokenRequestBody?: 'form' | 'json';
-  };
+  oauth?: OAuthSpec;
   /**
    * Response headers that tell how much of the rate limit is left and when it resets; several pairs where
    * the provider counts several budgets (Linear: requests and complexity). A budget at 0 is waited out

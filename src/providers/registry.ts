@@ -1,6 +1,7 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
 import { asanaAdapter } from './asana';
+import { attioAdapter } from './attio';
 import { clickupAdapter } from './clickup';
 import { closeAdapter } from './close';
 import { freshdeskAdapter } from './freshdesk';
@@ -13,6 +14,7 @@ import { intercomAdapter } from './intercom';
 import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
+import { salesforceAdapter } from './salesforce';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -41,5 +43,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
 }

@@ -232,7 +232,7 @@ export class ConnectRepo {
     return row;
   }
 
-  async updateConnection(id: string, values: { credentialsEncrypted?: string; status?: string }): Promise<ConnectionRow | undefined> {
+  async updateConnection(id: string, values: { credentialsEncrypted?: string; status?: string; baseUrl?: string }): Promise<ConnectionRow | undefined> {
     const [row] = await this.db
       .update(connections)
       .set({ ...values, updatedAt: sql`date_trunc('milliseconds', now())` })

@@ -40,6 +40,14 @@ export interface CrmDriverInstance {
     contactAddresses?: boolean;
     /** Contacts and companies have an owner (Close: neither has); default true. When false an owner is refused with 422. */
     owners?: boolean;
+    /**
+     * Fields the provider requires on create beyond the suite's bodies (Salesforce: a contact's last name, a
+     * deal's close date), added to every contact or deal the suite creates; without them the create is
+     * refused with 400 naming the first one.
+     */
+    requiredOnCreate?: { contact?: Record<string, unknown>; deal?: Record<string, unknown> };
+    /** The provider lets changes be read incrementally (default true); Attio has no change filter: every run is full. */
+    incremental?: boolean;
   };
   close(): Promise<void>;
 }
@@ -60,6 +68,9 @@ export function runCrmConformance(driver: CrmDriver) {
     let contactId: string;
     let contactRemoteId: string;
     const headers = () => ({ 'x-connection-token': token });
+    /** A contact or deal body with the fields the provider requires on create. */
+    const withRequired = (kind: 'contact' | 'deal', body: Record<string, unknown>) => ({ ...sim.supports.requiredOnCreate?.[kind], ...body });
+    const contact = (body: Record<string, unknown>) => withRequired('contact', body);
 
     beforeAll(async () => {
       sim = await driver.start();
@@ -105,7 +116,7 @@ export function runCrmConformance(driver: CrmDriver) {
       if (!addresses) {
         const placed = await server.call('POST', '/crm/contacts', {
           headers: headers(),
-          body: { first_name: 'Placed', company_id: companyId, addresses: [{ street_1: '1 Main St', city: 'Springfield' }] },
+          body: contact({ first_name: 'Placed', company_id: companyId, addresses: [{ street_1: '1 Main St', city: 'Springfield' }] }),
         });
         expect(placed.status).toBe(422);
         expect(placed.body.details.field).toBe('addresses');
@@ -122,7 +133,7 @@ export function runCrmConformance(driver: CrmDriver) {
         ...(owners ? { user_id: userId } : {}),
         company_id: companyId,
       };
-      const res = await server.call('POST', '/crm/contacts?remote_data=true', { headers: headers(), body });
+      const res = await server.call('POST', '/crm/contacts?remote_data=true', { headers: headers(), body: contact(body) });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const c = res.body.data;
       contactId = c.id;
@@ -141,13 +152,28 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(byId.body.data.company_id).toBe(companyId);
     });
 
+    it('refuses a contact or deal without the fields the provider requires, naming the field', async () => {
+      const required = sim.supports.requiredOnCreate;
+      if (!required) return;
+      for (const [kind, path, body] of [
+        ['contact', '/crm/contacts', { first_name: 'Nameless' }],
+        ['deal', '/crm/deals', { name: 'Dateless', stage_id: stageId }],
+      ] as const) {
+        const missing = Object.keys(required[kind] ?? {}).filter((k) => !(k in body));
+        if (missing.length === 0) continue;
+        const res = await server.call('POST', path, { headers: headers(), body });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(missing).toContain(res.body.details.field);
+      }
+    });
+
     it('creates contacts in a batch with one invalid element: 207, the others created in order', async () => {
       const res = await server.call('POST', '/crm/contacts/batch', {
         headers: headers(),
         body: [
-          { first_name: 'One', email_addresses: [{ email_address: 'one@batch.example', email_address_type: 'WORK' }] },
-          { first_name: 'Bad', email_addresses: [{ email_address: 'not-an-email' }] },
-          { first_name: 'Three', company_id: companyId },
+          contact({ first_name: 'One', email_addresses: [{ email_address: 'one@batch.example', email_address_type: 'WORK' }] }),
+          contact({ first_name: 'Bad', email_addresses: [{ email_address: 'not-an-email' }] }),
+          contact({ first_name: 'Three', company_id: companyId }),
         ],
       });
       expect(res.status, JSON.stringify(res.body)).toBe(207);
@@ -159,7 +185,7 @@ export function runCrmConformance(driver: CrmDriver) {
     it('creates a deal with an exact amount, associations to its company and contacts, and patches it by id', async () => {
       const res = await server.call('POST', '/crm/deals', {
         headers: headers(),
-        body: { name: 'Big deal', amount: '1234.56', currency: 'EUR', stage_id: stageId, user_id: userId, company_id: companyId, contact_ids: [contactId] },
+        body: withRequired('deal', { name: 'Big deal', amount: '1234.56', currency: 'EUR', stage_id: stageId, user_id: userId, company_id: companyId, contact_ids: [contactId] }),
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const deal = res.body.data;
@@ -176,10 +202,10 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(again.body.data.amount).toBe('98765.43');
     });
 
-    it('picks up a change made in the provider with an incremental sync', async () => {
+    it('picks up a change made in the provider with the next sync (incremental where the provider allows)', async () => {
       await sim.control.renameContact(contactRemoteId, 'Augusta');
       const status = await syncAndWait(server, token);
-      expect(status.streams.find((s) => s.stream === 'crm.contact')?.mode).toBe('incremental');
+      expect(status.streams.find((s) => s.stream === 'crm.contact')?.mode).toBe(sim.supports.incremental === false ? 'full' : 'incremental');
       expect((await server.call('GET', `/crm/contacts/${contactId}`)).body.data.first_name).toBe('Augusta');
     });
 
@@ -188,7 +214,7 @@ export function runCrmConformance(driver: CrmDriver) {
     });
 
     it('marks a contact deleted in the provider as remote_was_deleted', async () => {
-      const victim = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Temporary' } });
+      const victim = await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'Temporary' }) });
       await sim.control.deleteContact(victim.body.data.remote_id);
       await syncAndWait(server, token, { full: !sim.supports.deletionsInIncremental });
       expect((await server.call('GET', `/crm/contacts/${victim.body.data.id}`)).body.data.remote_was_deleted).toBe(true);
@@ -196,15 +222,15 @@ export function runCrmConformance(driver: CrmDriver) {
 
     it('retries a rate-limited provider and answers 503 with Retry-After when it stays limited; 502 when it fails', async () => {
       sim.control.rateLimit(1);
-      expect((await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Patient' } })).status).toBe(201);
+      expect((await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'Patient' }) })).status).toBe(201);
       sim.control.rateLimit(100);
-      const limited = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Impatient' } });
+      const limited = await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'Impatient' }) });
       sim.control.clearFaults();
       expect(limited.status).toBe(503);
       expect(limited.body.details.code).toBe('provider_rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       sim.control.fail(500, 100);
-      const failed = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Unlucky' } });
+      const failed = await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'Unlucky' }) });
       sim.control.clearFaults();
       expect(failed.status).toBe(502);
       for (const secret of Object.values(sim.connection.credentials)) expect(JSON.stringify(failed.body)).not.toContain(secret);
@@ -221,14 +247,14 @@ export function runCrmConformance(driver: CrmDriver) {
       expect(map.status).toBe(201);
       const fields = await server.call('GET', '/field-mapping/remote-fields?object_type=crm.contact', { headers: headers() });
       expect(fields.body.data.map((f: { id: string }) => f.id)).toContain(cf.id);
-      const created = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'Mapped', field_mappings: { [name]: cf.value } } });
+      const created = await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'Mapped', field_mappings: { [name]: cf.value } }) });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body.data.field_mappings).toEqual({ [name]: cf.value });
       expect(sim.control.contactCustomField?.(created.body.data.remote_id, cf.id)).toBeDefined();
       await sim.control.setContactCustomField?.(created.body.data.remote_id, cf.id, cf.changedValue);
       await syncAndWait(server, token);
       expect((await server.call('GET', `/crm/contacts/${created.body.data.id}`)).body.data.field_mappings).toEqual({ [name]: cf.changedValue });
-      const wrong = await server.call('POST', '/crm/contacts', { headers: headers(), body: { first_name: 'x', field_mappings: { [name]: [1, 2] } } });
+      const wrong = await server.call('POST', '/crm/contacts', { headers: headers(), body: contact({ first_name: 'x', field_mappings: { [name]: [1, 2] } }) });
       expect(wrong.status).toBe(400);
       expect(wrong.body.details.field).toBe(`field_mappings.${name}`);
     });

@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+import { startSalesforceSimulator, type SalesforceSimulator } from '../simulators/salesforce';
 import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
 
 /**
@@ -24,6 +25,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   let server: TestServer;
   let oauth: OAuthSimulator;
   let zendesk: ZendeskSimulator;
+  let sfAuth: OAuthSimulator;
+  let salesforce: SalesforceSimulator;
   let browser: Browser;
   const returnUrl = 'https://app.example.com/settings/integrations';
 
@@ -47,6 +50,27 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     expect(app.status).toBe(200);
     oauth.addRedirectUri('omniport-zendesk', app.body.data.redirect_uri);
+    // Salesforce: its login host's endpoints on a second OAuth simulator, answering in Salesforce's token
+    // shape (the org's instance_url, no expires_in); PKCE required, as a connected app may demand.
+    salesforce = await startSalesforceSimulator({ accessTokens: [] });
+    sfAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-salesforce', clientSecret: 'sf-oauth-secret', name: 'Acme Revenue Sync', redirectUris: [] }],
+      paths: { authorize: '/services/oauth2/authorize', token: '/services/oauth2/token' },
+      requirePkce: true,
+      rotateRefreshTokens: false,
+      shapeTokenAnswer: ({ expires_in: _e, ...answer }) => ({ ...answer, instance_url: salesforce.url, issued_at: String(Date.now()), signature: 'c2lt' }),
+    });
+    sfAuth.onAccessToken = (token) => salesforce.addAccessToken(token);
+    const sfApp = await server.call('PUT', '/oauth-apps/salesforce', {
+      body: {
+        client_id: 'omniport-salesforce',
+        client_secret: 'sf-oauth-secret',
+        authorize_url: `${sfAuth.url}/services/oauth2/authorize`,
+        token_url: `${sfAuth.url}/services/oauth2/token`,
+      },
+    });
+    expect(sfApp.status).toBe(200);
+    sfAuth.addRedirectUri('omniport-salesforce', sfApp.body.data.redirect_uri);
     await server.call('PATCH', '/connect-settings', { body: { allowed_redirect_urls: ['https://app.example.com/settings/'] } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -58,6 +82,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await server?.close();
     await oauth?.close();
     await zendesk?.close();
+    await sfAuth?.close();
+    await salesforce?.close();
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -132,6 +158,34 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     expect(zendesk.requests.some((r) => r.authScheme === 'bearer' && /users\/me/.test(r.path) && r.status === 200)).toBe(true);
     const created = await server.sql("select payload from events where type = 'connection.created' and payload->>'id_connection' = $1", [conns[0].id_connection]);
     expect(created).toHaveLength(1);
+  });
+
+  it('connects Salesforce with OAuth: sandbox login chosen, PKCE, and the org\'s instance URL as the connection\'s address', async () => {
+    const link = await magicLink('tailspin', 'Tailspin Toys');
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(`${link.url}/providers/salesforce`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Salesforce');
+      const oauthForm = page.locator('form[action$="/oauth"]');
+      await oauthForm.getByLabel('Where you sign in to Salesforce').selectOption({ label: 'Sandbox (test.salesforce.com)' });
+      await shot(page, '11-salesforce-choose-login.png');
+      await Promise.all([page.waitForURL(`${sfAuth.url}/services/oauth2/authorize?**`), oauthForm.getByRole('button', { name: 'Continue with Salesforce' }).click()]);
+      const authorize = new URL(page.url());
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(authorize.searchParams.get('scope')).toBe('api refresh_token');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Revenue Sync wants to access your Acme account');
+      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Salesforce is connected');
+      await shot(page, '12-salesforce-connected.png');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'salesforce', status: 'valid', base_url: salesforce.url }]);
   });
 
   it('connects Zendesk with an API token, explaining a refused token first', async () => {

@@ -6,16 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import { closeAdapter, closeManifest } from '../../src/providers/close';
+import { salesforceAdapter } from '../../src/providers/salesforce';
+import { attioAdapter, attioManifest } from '../../src/providers/attio';
+import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startCloseSimulator, type CloseSimulator } from '../simulators/close';
+import { startSalesforceSimulator, type SalesforceSimulator } from '../simulators/salesforce';
 import { createLink, decide, request, startOAuth } from '../support/connect-flow';
-import { waitForSync } from '../support/sync-wait';
+import { syncAndWait, waitForSync } from '../support/sync-wait';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter, salesforceAdapter, attioAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
 });
 afterAll(async () => {
   await server?.close();
@@ -64,6 +68,122 @@ describe('Close', () => {
     // The access token is sent as a bearer token; the first sync reads Close with it.
     await waitForSync(server, conns.body.data[0].connection_token as string, startedAt);
     const calls = close.requests.filter((r) => r.path === '/api/v1/me/');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
+  });
+});
+
+describe('Salesforce', () => {
+  let auth: OAuthSimulator;
+  let sf: SalesforceSimulator;
+  beforeAll(async () => {
+    // Salesforce's endpoints (on the login host: login.salesforce.com, test.salesforce.com or My Domain), on
+    // the simulator. Its token answer has no expires_in, carries the org's instance_url (and id, issued_at,
+    // signature), and a refresh answers no new refresh token.
+    auth = await startOAuthSimulator({
+      paths: { authorize: '/services/oauth2/authorize', token: '/services/oauth2/token' },
+      clientAuth: 'post',
+      requirePkce: true,
+      rotateRefreshTokens: false,
+      shapeTokenAnswer: ({ expires_in: _e, refresh_token, ...answer }, grant) => ({
+        ...answer,
+        ...(grant === 'authorization_code' ? { refresh_token } : {}),
+        instance_url: sf.url,
+        id: 'https://test.salesforce.com/id/00D5g000000SIMORG/0055g000000SIMUSR',
+        issued_at: String(Date.now()),
+        signature: 'c2ltdWxhdGVk',
+      }),
+    });
+    sf = await startSalesforceSimulator({ accessTokens: [] });
+    auth.onAccessToken = (t) => sf.addAccessToken(t);
+  });
+  afterAll(async () => {
+    await auth?.close();
+    await sf?.close();
+  });
+
+  it('sends the linked user to the production or sandbox login host, with PKCE and the api refresh_token scopes', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/salesforce', { body: { client_id: client.clientId, client_secret: client.clientSecret } });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    const link = await createLink(server, { linked_user_origin_id: 'sf-hosts' });
+    const page = await request(`${link.url}/providers/salesforce`);
+    expect(page.text).toContain('Continue with Salesforce');
+    expect(page.text).toContain('Sandbox (test.salesforce.com)');
+    for (const [chosen, host] of [[undefined, 'login.salesforce.com'], ['https://test.salesforce.com', 'test.salesforce.com']] as const) {
+      const res = await request(`${link.url}/providers/salesforce/oauth`, { form: chosen ? { base_url: chosen } : {} });
+      expect(res.status, res.text).toBe(303);
+      const url = new URL(res.location!);
+      expect(`${url.host}${url.pathname}`).toBe(`${host}/services/oauth2/authorize`);
+      const params = Object.fromEntries(url.searchParams);
+      expect(Object.keys(params).sort()).toEqual(['client_id', 'code_challenge', 'code_challenge_method', 'redirect_uri', 'response_type', 'scope', 'state']);
+      expect(params).toMatchObject({ response_type: 'code', scope: 'api refresh_token', code_challenge_method: 'S256' });
+    }
+  });
+
+  it('connects with the web server flow and PKCE; the instance_url becomes the base URL; a refused session is renewed with the refresh token', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/salesforce', {
+      body: { client_id: client.clientId, client_secret: client.clientSecret, authorize_url: `${auth.url}${auth.paths.authorize}`, token_url: `${auth.url}${auth.paths.token}` },
+    });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    auth.addRedirectUri(client.clientId, app.body.data.redirect_uri);
+    const link = await createLink(server, { linked_user_origin_id: 'sf-oauth' });
+    const startedAt = Date.now();
+    const { authorizeUrl, cookie } = await startOAuth(link.url, 'https://test.salesforce.com', 'salesforce');
+    const back = await request((await decide(auth, authorizeUrl)).href, { cookie });
+    expect(back.status, back.text).toBe(303);
+    expect(auth.grants.map((g) => [g.grantType, g.ok])).toEqual([['authorization_code', true]]);
+
+    const conns = (await server.call('GET', '/connections')).body.data as { provider: string; base_url: string; status: string; connection_token: string }[];
+    const conn = conns.find((c) => c.provider === 'salesforce')!;
+    expect(conn).toMatchObject({ base_url: sf.url, status: 'valid' });
+    await waitForSync(server, conn.connection_token, startedAt);
+    const calls = sf.requests.filter((r) => r.path.startsWith('/services/data/v59.0/'));
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
+
+    // The session ends (Salesforce sets no expiry in the token answer): the next call's 401 renews it.
+    sf.expireSessions();
+    await syncAndWait(server, conn.connection_token);
+    expect(auth.grants.map((g) => [g.grantType, g.ok])).toEqual([['authorization_code', true], ['refresh_token', true]]);
+    const after = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'salesforce');
+    expect(after).toMatchObject({ status: 'valid', base_url: sf.url });
+  });
+});
+
+describe('Attio', () => {
+  let auth: OAuthSimulator;
+  let attio: AttioSimulator;
+  beforeAll(async () => {
+    // Attio's endpoints (https://app.attio.com/authorize, https://app.attio.com/oauth/token), on the simulator.
+    const paths = { authorize: new URL(attioManifest.oauth!.authorizeUrl).pathname, token: new URL(attioManifest.oauth!.tokenUrl).pathname };
+    auth = await startOAuthSimulator({ paths, clientAuth: 'post' });
+    attio = await startAttioSimulator({ tokens: [] });
+    auth.onAccessToken = (t) => attio.addAccessToken(t);
+  });
+  afterAll(async () => {
+    await auth?.close();
+    await attio?.close();
+  });
+
+  it('connects with the authorization-code flow: no scope parameter, no PKCE; the token reads the workspace', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/attio', {
+      body: { client_id: client.clientId, client_secret: client.clientSecret, authorize_url: `${auth.url}${auth.paths.authorize}`, token_url: `${auth.url}${auth.paths.token}` },
+    });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    auth.addRedirectUri(client.clientId, app.body.data.redirect_uri);
+    const link = await createLink(server, { linked_user_origin_id: 'attio-oauth' });
+    const startedAt = Date.now();
+    const { authorizeUrl, cookie } = await startOAuth(link.url, attio.url, 'attio');
+    expect(Object.keys(Object.fromEntries(authorizeUrl.searchParams)).sort()).toEqual(['client_id', 'redirect_uri', 'response_type', 'state']);
+    const back = await request((await decide(auth, authorizeUrl)).href, { cookie });
+    expect(back.status, back.text).toBe(303);
+    const conn = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'attio');
+    expect(conn).toMatchObject({ base_url: attio.url, status: 'valid' });
+    await waitForSync(server, conn.connection_token as string, startedAt);
+    const calls = attio.requests.filter((r) => r.path === '/v2/self');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
   });

@@ -23,6 +23,15 @@ it('lists the registered providers with their credential fields, capabilities an
   expect(close).toMatchObject({ vertical: 'crm', credential_fields: ['api_key'], oauth: true, default_base_url: 'https://api.close.com' });
   expect(close.capabilities['crm.deal']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
   expect(close.limitations.join(' ')).toContain('whole cents');
+  const salesforce = res.body.data.find((p: { name: string }) => p.name === 'salesforce');
+  expect(salesforce).toMatchObject({ vertical: 'crm', auth_kind: 'oauth2', oauth: true, default_base_url: null });
+  expect(salesforce.credential_fields).toContain('access_token');
+  expect(salesforce.capabilities['crm.engagement']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
+  expect(salesforce.limitations.join(' ')).toContain('OpportunityContactRole');
+  const attio = res.body.data.find((p: { name: string }) => p.name === 'attio');
+  expect(attio).toMatchObject({ vertical: 'crm', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.attio.com' });
+  expect(attio.capabilities['crm.contact']).not.toContain('incremental_sync');
+  expect(attio.capabilities['crm.engagement']).toBeUndefined();
   expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
 });
 

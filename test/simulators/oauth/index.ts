@@ -34,6 +34,11 @@ export interface OAuthSimulatorOptions {
   requirePkce?: boolean;
   clientAuth?: 'post' | 'basic' | 'any';
   paths?: Partial<{ authorize: string; token: string; revoke: string }>;
+  /**
+   * The token answer in a provider's own shape (Salesforce: no expires_in, its instance_url, no new refresh
+   * token on a refresh), from the standard one.
+   */
+  shapeTokenAnswer?: (answer: Record<string, unknown>, grantType: 'authorization_code' | 'refresh_token') => Record<string, unknown>;
 }
 
 export interface GrantRecord {
@@ -299,7 +304,8 @@ ${scopes.length ? `<p>It asks to:</p><ul>${scopes.map((s) => `<li>${htmlEscape(s
         }
         code.family = rand(8);
         record(true);
-        return json(res, 200, issue(client.clientId, code.scope, code.family));
+        const answer = issue(client.clientId, code.scope, code.family);
+        return json(res, 200, opts.shapeTokenAnswer ? opts.shapeTokenAnswer(answer, 'authorization_code') : answer);
       }
       if (body.grant_type === 'refresh_token') {
         const t = body.refresh_token ? tokens.get(body.refresh_token) : undefined;
@@ -316,7 +322,7 @@ ${scopes.length ? `<p>It asks to:</p><ul>${scopes.map((s) => `<li>${htmlEscape(s
           tokens.delete(issued.refresh_token);
           issued.refresh_token = body.refresh_token!;
         }
-        return json(res, 200, issued);
+        return json(res, 200, opts.shapeTokenAnswer ? opts.shapeTokenAnswer(issued, 'refresh_token') : issued);
       }
       return fail('unsupported_grant_type', `grant_type ${body.grant_type ?? '(none)'} is not supported`);
     }

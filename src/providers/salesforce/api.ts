@@ -1,0 +1,153 @@
+/**
+ * Salesforce request helpers shared by sync and writes: SOQL (`query`/`queryAll`, then `nextRecordsUrl`
+ * to the last batch), literals, sObject describes (cached per connection), record ids and timestamps.
+ * Everything goes through `ctx.http`.
+ */
+import { AppError } from '../../core/errors';
+import { ProviderError } from '../http-client';
+import type { AdapterContext } from '../types';
+
+export const API = '/services/data/v59.0';
+
+export interface SalesforceAdapterOptions {
+  /** Records per query batch (`Sforce-Query-Options: batchSize`, 200–2000; Salesforce may answer fewer). */
+  batchSize?: number;
+  /** How long sObject describes (fields, custom fields) are reused before being read again. */
+  describeCacheMs?: number;
+}
+
+export type ResolvedOptions = Required<SalesforceAdapterOptions>;
+
+export function resolveOptions(o: SalesforceAdapterOptions = {}): ResolvedOptions {
+  return { batchSize: Math.min(2000, Math.max(200, o.batchSize ?? 2000)), describeCacheMs: Math.max(0, o.describeCacheMs ?? 300_000) };
+}
+
+/** A record as the API answers it: fields by API name, with `attributes` {type, url}. */
+export type SfRecord = Record<string, unknown> & { Id: string };
+
+interface QueryAnswer {
+  done?: boolean;
+  totalSize?: number;
+  nextRecordsUrl?: string;
+  records?: SfRecord[];
+}
+
+/** A SOQL string literal. */
+export const soqlString = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** A SOQL dateTime literal (Salesforce keeps whole seconds). */
+export const soqlDateTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Runs a SOQL query to its last batch: `query` (or `queryAll`, which also answers deleted records still in
+ * the recycle bin, with IsDeleted true), then each `nextRecordsUrl`. One yielded array per batch.
+ */
+export async function* soql(ctx: AdapterContext, q: string, o: { all?: boolean; batchSize: number }): AsyncGenerator<SfRecord[]> {
+  const headers = { 'sforce-query-options': `batchSize=${o.batchSize}` };
+  let res = await ctx.http.get<QueryAnswer>(`${API}/${o.all ? 'queryAll' : 'query'}`, { query: { q }, headers });
+  for (;;) {
+    const records = (Array.isArray(res.data?.records) ? res.data.records : []).filter((r) => r && typeof r.Id === 'string');
+    yield records;
+    const next = res.data?.nextRecordsUrl;
+    if (res.data?.done !== false || typeof next !== 'string' || !next.startsWith('/services/data/')) return;
+    res = await ctx.http.get<QueryAnswer>(next, { headers });
+  }
+}
+
+/** Every record of a (small) query. */
+export async function soqlAll(ctx: AdapterContext, q: string, o: { all?: boolean; batchSize: number }): Promise<SfRecord[]> {
+  const out: SfRecord[] = [];
+  for await (const batch of soql(ctx, q, o)) out.push(...batch);
+  return out;
+}
+
+/** `'a', 'b'` for `IN (…)`. */
+export const inList = (ids: string[]) => ids.map(soqlString).join(', ');
+
+/** Splits ids for `IN (…)` clauses that keep the URL short. */
+export function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+// ---------------------------------------------------------------- ids and timestamps
+
+/** Key prefixes of the record ids (the first three characters name the sObject type). */
+export const PREFIX = { Account: '001', Note: '002', Contact: '003', User: '005', Opportunity: '006', Task: '00T', Event: '00U', Lead: '00Q' } as const;
+
+export const isOf = (id: unknown, type: keyof typeof PREFIX) => typeof id === 'string' && id.startsWith(PREFIX[type]);
+
+/** A remote id as Salesforce writes it (15 or 18 characters, base 62): refused before any call when it is not one. */
+export function sfId(remoteId: unknown, field: string): string {
+  const s = String(remoteId ?? '').trim();
+  if (!/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(s)) throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a Salesforce id`, { field });
+  return s;
+}
+
+/** A Salesforce timestamp (`2024-01-31T10:00:00.000+0000`) as a Date; null when absent or unreadable. */
+export function toDate(v: unknown): Date | null {
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const d = new Date(v.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+
+/** What Salesforce cannot store: a 422 naming the field, never a silent drop. */
+export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'salesforce', ...extra });
+}
+
+/** A field Salesforce requires on create: a 400 naming it. */
+export function required(field: string, message: string): AppError {
+  return new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
+}
+
+export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
+
+// ---------------------------------------------------------------- describes
+
+export interface SfField {
+  name: string;
+  label?: string;
+  type?: string;
+  custom?: boolean;
+  createable?: boolean;
+  updateable?: boolean;
+  picklistValues?: { value: string; active?: boolean }[];
+}
+
+/**
+ * sObject describes per connection (`/sobjects/{Type}/describe`), kept for `describeCacheMs`: which fields
+ * the org has (custom `__c` fields, CurrencyIsoCode in multi-currency orgs). Concurrent reads share one request.
+ */
+export class Describes {
+  private readonly cache = new Map<string, { at: number; fields: Map<string, SfField> }>();
+  private readonly inflight = new Map<string, Promise<Map<string, SfField>>>();
+
+  constructor(private readonly o: ResolvedOptions) {}
+
+  async fields(ctx: AdapterContext, sobject: string, opts: { fresh?: boolean } = {}): Promise<Map<string, SfField>> {
+    const key = `${ctx.connectionId}\u0000${sobject}`;
+    const hit = this.cache.get(key);
+    if (hit && !opts.fresh && Date.now() - hit.at < this.o.describeCacheMs) return hit.fields;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const read = (async () => {
+      const res = await ctx.http.get<{ fields?: SfField[] }>(`${API}/sobjects/${sobject}/describe`);
+      const fields = new Map<string, SfField>();
+      for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.name === 'string') fields.set(f.name, f);
+      this.cache.set(key, { at: Date.now(), fields });
+      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
+      return fields;
+    })().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, read);
+    return read;
+  }
+
+  /** The fields of `wanted` the org has, with every custom field; `Id` always. */
+  async select(ctx: AdapterContext, sobject: string, wanted: readonly string[]): Promise<string[]> {
+    const fields = await this.fields(ctx, sobject);
+    const custom = [...fields.values()].filter((f) => f.custom === true || f.name.endsWith('__c')).map((f) => f.name);
+    return [...new Set(['Id', ...wanted.filter((f) => fields.has(f)), ...custom])];
+  }
+}

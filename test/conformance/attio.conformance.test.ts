@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { attioDriver } from './drivers/attio';
+
+runCrmConformance(attioDriver);

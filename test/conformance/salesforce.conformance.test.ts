@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { salesforceDriver } from './drivers/salesforce';
+
+runCrmConformance(salesforceDriver);
