@@ -54,4 +54,5 @@ describeWebhooksIn<HubSpotSimulator>({
     ]),
   sign: (secret, body, at, _deliveryId, url) => hubspotV3Headers(secret, url, body, at.getTime()),
   providerCalls: (sim) => sim.requests.length,
+  burst: true,
 });
