@@ -4,10 +4,7 @@
  * `webhooks` part (src/providers/<name>/webhooks.ts) says how its provider creates, signs and words them.
  *
  * A request is accepted only when its signature matches (constant time), its signed time is inside the
- * provider's replay window and its delivery id is new; anything else is a 401 that changes nothing, except
- * a verified delivery seen before: the provider retrying what we answered (its answer lost on the way), it is
- * answered 2xx as a duplicate, so the provider stops retrying and never disables the webhook, and changes
- * nothing either. An
+ * provider's replay window and its delivery id is new; anything else is a 401 that changes nothing. An
  * accepted request only queues the incremental sync of the streams it names: the sync queue keeps at most
  * one waiting job per connection and stream, so a burst of deliveries costs one or two runs. Webhooks never
  * replace the scheduled sync: they shorten the delay, the sync still reconciles what a lost webhook missed.
@@ -30,7 +27,7 @@ export interface ProviderWebhookLogger {
 /** Delivery ids are kept this long: longer than every provider's replay window. */
 const RECEIPT_RETENTION_MS = 24 * 3_600_000;
 
-export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' } | { kind: 'duplicate' };
+export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' };
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
@@ -183,8 +180,7 @@ export class ProviderWebhookService {
 
   /**
    * One request to `/webhooks/providers/{provider}/{routeKey}`. Throws 401 (nothing recorded, nothing
-   * queued) for an unknown address, a bad signature or a signed time outside the window; a verified delivery
-   * id seen before is a `duplicate` that changes nothing.
+   * queued) for an unknown address, a bad signature, a signed time outside the window or a replayed id.
    */
   async receive(provider: string, routeKey: string, req: IncomingWebhook): Promise<ReceiveOutcome> {
     const refused = (why: string) => {
@@ -205,7 +201,7 @@ export class ProviderWebhookService {
     const notice = hooks.parse(req, body);
     if (!notice) return { kind: 'ignored' };
     const streams = await this.apply(row, connection, notice);
-    if (!streams) return { kind: 'duplicate' };
+    if (!streams) throw refused('replayed delivery id');
     return { kind: 'accepted', streams };
   }
 
@@ -239,7 +235,7 @@ export class ProviderWebhookService {
 
   /**
    * A request to a provider app's address (`appKey`): verified with the project's OAuth app secret, then each
-   * account's changes go to the connections of that account. A duplicate when every part was seen before.
+   * account's changes go to the connections of that account. Replayed when every part was seen before.
    */
   private async receiveApp(provider: string, appKey: string, req: IncomingWebhook, refused: (why: string) => AppError): Promise<ReceiveOutcome> {
     const rows = await this.repo.ofApp(provider, appKey);
@@ -265,7 +261,7 @@ export class ProviderWebhookService {
     }
     // Events about accounts with no connection here are answered (the provider would retry them for days).
     if (!known) return { kind: 'ignored' };
-    if (!fresh) return { kind: 'duplicate' };
+    if (!fresh) throw refused('replayed delivery id');
     return { kind: 'accepted', streams: [...streams] };
   }
 

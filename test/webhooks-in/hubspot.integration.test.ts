@@ -54,5 +54,4 @@ describeWebhooksIn<HubSpotSimulator>({
     ]),
   sign: (secret, body, at, _deliveryId, url) => hubspotV3Headers(secret, url, body, at.getTime()),
   providerCalls: (sim) => sim.requests.length,
-  burst: true,
 });

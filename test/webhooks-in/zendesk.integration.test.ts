@@ -44,5 +44,4 @@ describeWebhooksIn<ZendeskSimulator>({
     }),
   sign: (secret, body, at) => signedHeaders({ id: '01TEST', secret }, body, at),
   providerCalls: (sim) => sim.requests.filter((r) => r.path.startsWith('/api/v2/')).length,
-  burst: true,
 });

@@ -22,10 +22,10 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
         tags: ['webhooks'],
         summary: 'Receive a provider’s webhook (called by the provider, authenticated by its signature)',
         description:
-          'The address Omniport registers at the provider (or an admin pastes in the provider’s settings). Requests whose signature or signed time do not check out are refused with 401 and change nothing; a verified delivery seen before is answered 202 with `duplicate: true` and changes nothing. See docs/webhooks-in.md.',
+          'The address Omniport registers at the provider (or an admin pastes in the provider’s settings). Requests whose signature, signed time or delivery id do not check out are refused with 401 and change nothing. See docs/webhooks-in.md.',
         security: [],
         params: z.object({ provider: z.string().max(64), routeKey: z.string().max(128) }),
-        response: { 202: envelope(z.object({ accepted: z.boolean(), duplicate: z.boolean().optional(), streams: z.array(z.string()) })), ...errorResponses },
+        response: { 202: envelope(z.object({ accepted: z.boolean(), streams: z.array(z.string()) })), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -34,7 +34,7 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? undefined : value;
       const outcome = await services.providerWebhooks.receive(request.params.provider, request.params.routeKey, { headers, rawBody, method: request.method, url: request.url });
       const streams = outcome.kind === 'accepted' ? outcome.streams : [];
-      return reply.status(202).send({ message: 'Webhook received', statusCode: 202, data: { accepted: outcome.kind === 'accepted', ...(outcome.kind === 'duplicate' && { duplicate: true }), streams } });
+      return reply.status(202).send({ message: 'Webhook received', statusCode: 202, data: { accepted: outcome.kind === 'accepted', streams } });
     },
   );
 };
