@@ -258,10 +258,15 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     return row;
   }
 
-  /** The sync section; `since` (ms) follows a sync asked for then until every stream succeeded after it. */
-  async function syncFragment(request: FastifyRequest, reply: FastifyReply, row: ConnectionRow, since: number | undefined, csrf?: string, notice?: string) {
+  /**
+   * The sync section; `since` (ms) follows a sync asked for then until every stream succeeded after it. Right
+   * after queuing (`justQueued`) it always follows: a run that ended within the last second is not the one queued.
+   */
+  async function syncFragment(request: FastifyRequest, reply: FastifyReply, row: ConnectionRow, since: number | undefined, csrf?: string, notice?: string, justQueued = false) {
     const streams = streamViews(row, await services.sync.status(row.id));
-    const following = since !== undefined && Date.now() - since < FOLLOW_SYNC_MS && streams.some((s) => !(s.lastSuccessAt && s.lastSuccessAt.getTime() >= since - 1000) && s.status !== 'failed');
+    const following =
+      since !== undefined &&
+      (justQueued || (Date.now() - since < FOLLOW_SYNC_MS && streams.some((s) => !(s.lastSuccessAt && s.lastSuccessAt.getTime() >= since - 1000) && s.status !== 'failed')));
     return syncSection({
       connectionId: row.id,
       streams,
@@ -294,7 +299,7 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     await jobs.enqueueAll(row.id);
     await audit(request, 'sync.requested', { type: 'connection', id: row.id }, { full: false });
     if (request.headers['hx-request']) {
-      const fragment = await syncFragment(request, reply, row, since, undefined, DONE['sync-queued']);
+      const fragment = await syncFragment(request, reply, row, since, undefined, DONE['sync-queued'], true);
       return reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).send(fragment.value);
     }
     return reply.redirect(`/dashboard/connections/${row.id}?done=sync-queued&since=${since}`, 303);

@@ -1,6 +1,7 @@
 import { createAsanaAdapter } from '../../../src/providers/asana';
 import { startAsanaSimulator } from '../../simulators/asana';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const asanaDriver: TicketingDriver = {
   provider: 'asana',
@@ -11,10 +12,7 @@ export const asanaDriver: TicketingDriver = {
       adapter: createAsanaAdapter(),
       connection: { credentials: { access_token: sim.tokens[0]! }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.taskJson(remoteId),
         renameTicket: async (remoteId, name) => sim.updateTaskRemotely(remoteId, { name }),
         deleteTicket: async (remoteId) => sim.deleteTaskRemotely(remoteId),

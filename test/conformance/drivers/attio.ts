@@ -3,6 +3,7 @@ import { createAttioAdapter } from '../../../src/providers/attio';
 import { startAttioSimulator, type AttioSimulator } from '../../simulators/attio';
 import { formatViolation } from '../../support/openapi-validator';
 import type { CrmDriver } from '../crm-suite';
+import { faultControls } from './faults';
 
 const TOKEN = 'attio-conformance-token';
 
@@ -28,9 +29,8 @@ export const attioDriver: CrmDriver = {
       connection: { credentials: { access_token: TOKEN }, base_url: sim.url },
       control: {
         // Attio's Retry-After is an HTTP date (when the limit resets, usually the next second).
+        ...faultControls(sim.faults),
         rateLimit: (times) => void sim.faults.add({ status: 429, times, headers: { 'retry-after': new Date(Date.now() + 1000).toUTCString() } }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        clearFaults: () => sim.faults.clear(),
         contact: async (id) => sim.get('people', id) as unknown as Record<string, unknown> | undefined,
         deal: async (id) => sim.get('deals', id) as unknown as Record<string, unknown> | undefined,
         dealAmount: async (id) => {

@@ -3,6 +3,7 @@ import { createCloseAdapter } from '../../../src/providers/close';
 import { startCloseSimulator, type CloseSimulator } from '../../simulators/close';
 import { formatViolation } from '../../support/openapi-validator';
 import type { CrmDriver } from '../crm-suite';
+import { faultControls } from './faults';
 
 const KEY = 'close-conformance-key';
 
@@ -27,9 +28,7 @@ export const closeDriver: CrmDriver = {
       adapter: createCloseAdapter(),
       connection: { credentials: { api_key: KEY }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         contact: async (id) => sim.get('contact', id),
         deal: async (id) => sim.get('opportunity', id),
         // Close keeps whole cents.

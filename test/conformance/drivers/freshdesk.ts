@@ -1,6 +1,7 @@
 import { createFreshdeskAdapter } from '../../../src/providers/freshdesk';
 import { startFreshdeskSimulator } from '../../simulators/freshdesk';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const freshdeskDriver: TicketingDriver = {
   provider: 'freshdesk',
@@ -11,10 +12,7 @@ export const freshdeskDriver: TicketingDriver = {
       adapter: createFreshdeskAdapter(),
       connection: { credentials: { api_key: sim.apiKeys[0]! }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.ticketJson(Number(remoteId)),
         renameTicket: async (remoteId, name) => void sim.updateTicketRemotely(Number(remoteId), { subject: name }),
         // "Delete" in the Freshdesk helpdesk moves the ticket to the trash.

@@ -2,6 +2,7 @@ import { createFrontAdapter } from '../../../src/providers/front';
 import { startFrontSimulator } from '../../simulators/front';
 import { formatViolation } from '../../support/openapi-validator';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const frontDriver: TicketingDriver = {
   provider: 'front',
@@ -13,10 +14,7 @@ export const frontDriver: TicketingDriver = {
       adapter: createFrontAdapter({ messagePollIntervalMs: 10, messageTimeoutMs: 5_000 }),
       connection: { credentials: { access_token: sim.token }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.conversationJson(remoteId),
         renameTicket: async (remoteId, name) => sim.state.renameRemotely(remoteId, name),
         // Trashed in Front's UI: the conversation answers with status "deleted" and leaves the list.

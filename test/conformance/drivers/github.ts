@@ -2,6 +2,7 @@ import { githubAdapter } from '../../../src/providers/github';
 import { formatViolation } from '../../support/openapi-validator';
 import { startGithubSimulator } from '../../simulators/github';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 /** Ticket remote ids are `owner/name#number`. */
 function issueOf(remoteId: string): { repo: string; number: number } {
@@ -19,10 +20,7 @@ export const githubDriver: TicketingDriver = {
       connection: { credentials: { access_token: sim.token }, base_url: sim.url },
       control: {
         // GitHub's secondary rate limit answered as 429 with Retry-After (the 403 form is covered by the provider tests).
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => {
           const { repo, number } = issueOf(remoteId);
           return sim.issueJson(repo, number);

@@ -1,6 +1,7 @@
 import { gitlabAdapter } from '../../../src/providers/gitlab';
 import { startGitlabSimulator, type GitlabSimulator } from '../../simulators/gitlab';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 /** `<project id>#<iid>` → the simulator's keys. */
 function issueKey(remoteId: string): { projectId: number; iid: number } {
@@ -23,10 +24,7 @@ export function createGitlabDriver(onStart?: (sim: GitlabSimulator) => void): Ti
         adapter: gitlabAdapter,
         connection: { credentials: { access_token: sim.token }, base_url: sim.url },
         control: {
-          rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-          fail: (status, times) => void sim.faults.add({ status, times }),
-          delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-          clearFaults: () => sim.faults.clear(),
+          ...faultControls(sim.faults),
           ticket: async (remoteId) => {
             const k = issueKey(remoteId);
             return sim.issueJson(k.projectId, k.iid);

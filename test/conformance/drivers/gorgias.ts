@@ -1,6 +1,7 @@
 import { createGorgiasAdapter } from '../../../src/providers/gorgias';
 import { startGorgiasSimulator } from '../../simulators/gorgias';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const gorgiasDriver: TicketingDriver = {
   provider: 'gorgias',
@@ -13,10 +14,7 @@ export const gorgiasDriver: TicketingDriver = {
       adapter: createGorgiasAdapter(),
       connection: { credentials: { email: cred.email, api_token: cred.apiKey }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.ticketJson(Number(remoteId)),
         renameTicket: async (remoteId, name) => void sim.updateTicketRemotely(Number(remoteId), { subject: name }),
         // "Delete" in the Gorgias helpdesk moves the ticket to the trash.

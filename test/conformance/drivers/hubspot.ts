@@ -1,6 +1,7 @@
 import { createHubSpotAdapter } from '../../../src/providers/hubspot';
 import { startHubSpotSimulator } from '../../simulators/hubspot';
 import type { CrmDriver } from '../crm-suite';
+import { faultControls } from './faults';
 
 const TOKEN = 'hs-conformance-token';
 
@@ -15,9 +16,7 @@ export const hubspotDriver: CrmDriver = {
       adapter: createHubSpotAdapter({ searchMinIntervalMs: 0 }),
       connection: { credentials: { access_token: TOKEN }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         contact: async (id) => sim.getRecord('contacts', id) as unknown as Record<string, unknown> | undefined,
         deal: async (id) => sim.getRecord('deals', id) as unknown as Record<string, unknown> | undefined,
         renameContact: async (id, firstName) => void sim.updateRecord('contacts', id, { firstname: firstName }),

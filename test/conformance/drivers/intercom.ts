@@ -1,6 +1,7 @@
 import { createIntercomAdapter } from '../../../src/providers/intercom';
 import { startIntercomSimulator } from '../../simulators/intercom';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const intercomDriver: TicketingDriver = {
   provider: 'intercom',
@@ -11,10 +12,7 @@ export const intercomDriver: TicketingDriver = {
       adapter: createIntercomAdapter(),
       connection: { credentials: { access_token: sim.tokens[0]! }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.ticketJson(remoteId),
         renameTicket: async (remoteId, name) => sim.updateTicketRemotely(remoteId, { _default_title_: name }),
         deleteTicket: async (remoteId) => sim.deleteTicketRemotely(remoteId),

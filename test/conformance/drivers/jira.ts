@@ -3,6 +3,7 @@ import { plainCustomValue } from '../../../src/providers/jira/custom-fields';
 import { jiraAdapter } from '../../../src/providers/jira';
 import { startJiraSimulator } from '../../simulators/jira';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const jiraDriver: TicketingDriver = {
   provider: 'jira',
@@ -14,10 +15,7 @@ export const jiraDriver: TicketingDriver = {
       adapter: jiraAdapter,
       connection: { credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.issueJson(remoteId),
         renameTicket: async (remoteId, name) => void sim.updateIssueRemotely(remoteId, { summary: name }),
         deleteTicket: async (remoteId) => sim.deleteIssueRemotely(remoteId),

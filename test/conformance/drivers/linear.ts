@@ -1,6 +1,7 @@
 import { createLinearAdapter } from '../../../src/providers/linear';
 import { startLinearSimulator } from '../../simulators/linear';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 /** What the simulator recorded over the last run (asserted empty by linear.conformance.test.ts). */
 export const linearRunRecord: { closed: boolean; specAvailable: boolean; specViolations: string[]; simulatorGaps: string[]; operations: string[] } = {
@@ -29,10 +30,8 @@ export const linearDriver: TicketingDriver = {
       control: {
         // Linear answers a rate limit with HTTP 400 and extensions.code RATELIMITED.
         // A budget that resets within a second: ridden out by a request; Linear's reset header tells when.
+        ...faultControls(sim.faults),
         rateLimit: (times) => sim.rateLimitNext(times, { resetInMs: 500 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
         ticket: async (remoteId) => sim.issueJson(remoteId),
         renameTicket: async (remoteId, name) => void sim.updateIssueRemotely(remoteId, { title: name }),
         deleteTicket: async (remoteId) => void sim.trashIssueRemotely(remoteId),

@@ -3,6 +3,7 @@ import { startPipedriveSimulator } from '../../simulators/pipedrive';
 import { enableContactSync } from '../../providers/pipedrive/contact-sync';
 import { expectNoSpecViolations } from '../../providers/pipedrive/support';
 import type { CrmDriver } from '../crm-suite';
+import { faultControls } from './faults';
 
 const TOKEN = 'pd-conformance-token';
 
@@ -18,9 +19,7 @@ export const pipedriveDriver: CrmDriver = {
       adapter: createPipedriveAdapter(),
       connection: { credentials: { api_token: TOKEN }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         contact: async (id) => sim.getEntity('persons', Number(id)) as unknown as Record<string, unknown> | undefined,
         deal: async (id) => sim.getEntity('deals', Number(id)) as unknown as Record<string, unknown> | undefined,
         renameContact: async (id, firstName) => {

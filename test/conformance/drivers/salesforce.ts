@@ -3,6 +3,7 @@ import { createSalesforceAdapter } from '../../../src/providers/salesforce';
 import { startSalesforceSimulator, type SalesforceSimulator } from '../../simulators/salesforce';
 import { formatViolation } from '../../support/openapi-validator';
 import type { CrmDriver } from '../crm-suite';
+import { faultControls } from './faults';
 
 const TOKEN = 'sf-conformance-token';
 
@@ -27,9 +28,8 @@ export const salesforceDriver: CrmDriver = {
       connection: { credentials: { access_token: TOKEN }, base_url: sim.url },
       control: {
         // Salesforce answers a spent request limit with 403 REQUEST_LIMIT_EXCEEDED, without Retry-After.
+        ...faultControls(sim.faults),
         rateLimit: (times) => void sim.faults.add({ status: 403, times }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        clearFaults: () => sim.faults.clear(),
         contact: async (id) => sim.get('Contact', id),
         deal: async (id) => sim.get('Opportunity', id),
         renameContact: async (id, firstName) => void sim.update('Contact', id, { FirstName: firstName }),

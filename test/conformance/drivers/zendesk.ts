@@ -1,6 +1,7 @@
 import { zendeskAdapter } from '../../../src/providers/zendesk';
 import { startZendeskSimulator } from '../../simulators/zendesk';
 import type { TicketingDriver } from '../ticketing-suite';
+import { faultControls } from './faults';
 
 export const zendeskDriver: TicketingDriver = {
   provider: 'zendesk',
@@ -15,10 +16,7 @@ export const zendeskDriver: TicketingDriver = {
       adapter: zendeskAdapter,
       connection: { credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url },
       control: {
-        rateLimit: (times) => void sim.faults.add({ status: 429, times, retryAfterSeconds: 1 }),
-        fail: (status, times) => void sim.faults.add({ status, times }),
-        delay: (ms, times) => void sim.faults.add({ delayMs: ms, times }),
-        clearFaults: () => sim.faults.clear(),
+        ...faultControls(sim.faults),
         ticket: async (remoteId) => sim.ticketJson(Number(remoteId)),
         renameTicket: async (remoteId, name) => void sim.updateTicketRemotely(Number(remoteId), { subject: name }),
         deleteTicket: async (remoteId) => sim.deleteTicketRemotely(Number(remoteId)),
