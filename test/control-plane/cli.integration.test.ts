@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { freshDatabase } from '../support/harness';
 import { runCli } from '../support/cli';
+import { freePort } from '../support/free-port';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-cli-'));
@@ -158,7 +159,7 @@ describe('the omniport command', { timeout: 600_000 }, () => {
   });
 
   it('start listens on --port and --host', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const child = spawn('node', [bin, 'start', '--port', String(port), '--host', '127.0.0.1'], { env });
     let output = '';
     child.stdout.on('data', (d) => (output += d));

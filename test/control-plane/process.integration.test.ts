@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, openDatabase } from '../../src/store/database';
 import { loadConfig } from '../../src/config';
 import { runCli } from '../support/cli';
+import { freePort } from '../support/free-port';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
@@ -48,7 +49,7 @@ describe('the embedded database directory', { timeout: 180_000 }, () => {
 describe('the omniport command', { timeout: 180_000 }, () => {
   it('`start` bootstraps an empty database, prints the key once and serves /health', async () => {
     const dataDir = tempDir();
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const child = spawn('node', [bin, 'start'], { env: embeddedEnv(dataDir, { PORT: String(port) }) });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -114,7 +115,7 @@ describe('the omniport command', { timeout: 180_000 }, () => {
 
   /** Starts `omniport start` with `env`, waits until `apiKey` is accepted, runs `fn`, stops the server. */
   async function withServer(env: NodeJS.ProcessEnv, apiKey: string, fn: (call: (path: string) => Promise<Response>, output: () => string) => Promise<void>) {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const child = spawn('node', [bin, 'start'], { env: { ...env, PORT: String(port) } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));

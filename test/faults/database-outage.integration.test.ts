@@ -10,6 +10,7 @@ import pg from 'pg';
 import { inject, afterAll, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator } from '../simulators/zendesk';
+import { freePort } from '../support/free-port';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
@@ -38,7 +39,7 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
     await admin.end();
   });
 
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
+  const port = await freePort();
   const child = spawn('node', [bin, 'start'], {
     env: {
       ...(process.env as Record<string, string>),

@@ -16,6 +16,7 @@ import { Webhook } from 'standardwebhooks';
 import { inject, afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
+import { freePort } from '../support/free-port';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
@@ -26,7 +27,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => 20_000 + Math.floor(Math.random() * 30_000);
 
 /** Where the child processes keep their data: a PostgreSQL database cloned from the template, or a PGlite directory. */
 async function storage(): Promise<Record<string, string>> {
@@ -50,7 +50,7 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const port = freePort();
+    const port = await freePort();
     const childEnv: Record<string, string> = {
       ...(process.env as Record<string, string>),
       PORT: String(port),

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port';
 
 /**
  * The README's quick start, to the letter, as a newcomer runs it: `npm start` on a fresh embedded
@@ -16,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the README quick start with the sandbox', { timeout: 300_000 }, () => {
   it('npm start, connect the sandbox, wait for the sync, read and write tickets, read contacts and deals', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
     for (const name of ['DATABASE_URL', 'OMNIPORT_SECRET_KEY', 'OMNIPORT_SECRET_KEYS', 'OMNIPORT_SANDBOX']) delete env[name];
     const child = spawn('npm', ['start'], { cwd: root, env, detached: true });
