@@ -11,7 +11,7 @@
 import { ProviderRegistry } from '../src/providers/registry';
 import { attioAdapter } from '../src/providers/attio';
 import { startAttioSimulator } from '../test/simulators/attio';
-import { batchRun, connect, startBenchServer, syncAll } from './support';
+import { batchRun, connect, contactBatches, startBenchServer, syncAll } from './support';
 
 const contacts = Number(process.argv[2] ?? 5_000);
 const deals = Number(process.argv[3] ?? 1_000);
@@ -47,18 +47,10 @@ for (const id of people.slice(changed, changed + 10)) sim.remove('people', id);
 await syncAll(bench, connectionId, `second sync (full: Attio has no change filter) after ${changed} remote changes and 10 deletions`);
 
 const companyId = (await bench.call('GET', '/crm/companies?limit=1', undefined, { 'x-connection-token': token })).body.data[0].id as string;
-let serial = 0;
-const batch = () =>
-  Array.from({ length: 100 }, () => {
-    const i = ++serial;
-    return {
-      first_name: `Bench${i}`,
-      last_name: 'Contact',
-      email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
-      phone_numbers: [{ phone_number: `+3725${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
-      company_id: companyId,
-    };
-  });
+const batch = contactBatches(companyId, (i) => ({
+  email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
+  phone_numbers: [{ phone_number: `+3725${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
+}));
 await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, simulator answering at once', batches, batch);
 
 await bench.omniport.close();

@@ -13,7 +13,7 @@
 import { ProviderRegistry } from '../src/providers/registry';
 import { hubspotAdapter } from '../src/providers/hubspot';
 import { startHubSpotSimulator } from '../test/simulators/hubspot';
-import { batchRun, connect, startBenchServer, syncAll } from './support';
+import { batchRun, connect, contactBatches, startBenchServer, syncAll } from './support';
 
 const contacts = Number(process.argv[2] ?? 20_000);
 const deals = Number(process.argv[3] ?? 5_000);
@@ -34,22 +34,14 @@ for (const c of sim.records('contacts').slice(0, changed)) sim.updateRecord('con
 await syncAll(bench, connectionId, `incremental sync after ${changed} remote changes`, syncOptions);
 
 const companyId = (await bench.call('GET', '/crm/companies?limit=1', undefined, { 'x-connection-token': token })).body.data[0].id as string;
-let serial = 0;
-const batch = () =>
-  Array.from({ length: 100 }, () => {
-    const i = ++serial;
-    return {
-      first_name: `Bench${i}`,
-      last_name: 'Contact',
-      email_addresses: [{ email_address: `bench${i}@batch.example`, email_address_type: 'WORK' }],
-      phone_numbers: [
-        { phone_number: `+1 555 ${String(i).padStart(7, '0')}`, phone_type: 'WORK' },
-        { phone_number: `+1 556 ${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' },
-      ],
-      addresses: [{ street_1: `${i} Main St`, city: 'Boston', state: 'MA', postal_code: '02110', country: 'US' }],
-      company_id: companyId,
-    };
-  });
+const batch = contactBatches(companyId, (i) => ({
+  email_addresses: [{ email_address: `bench${i}@batch.example`, email_address_type: 'WORK' }],
+  phone_numbers: [
+    { phone_number: `+1 555 ${String(i).padStart(7, '0')}`, phone_type: 'WORK' },
+    { phone_number: `+1 556 ${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' },
+  ],
+  addresses: [{ street_1: `${i} Main St`, city: 'Boston', state: 'MA', postal_code: '02110', country: 'US' }],
+}));
 
 await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, simulator answering at once', batches, batch);
 const slow = sim.faults.add({ method: 'POST', path: '/crm/v3/objects/contacts/batch/create', delayMs: 300, times: Infinity });

@@ -13,7 +13,7 @@ import { ProviderRegistry } from '../src/providers/registry';
 import { pipedriveAdapter } from '../src/providers/pipedrive';
 import { startPipedriveSimulator } from '../test/simulators/pipedrive';
 import { enableContactSync } from '../test/providers/pipedrive/contact-sync';
-import { batchRun, connect, startBenchServer, syncAll } from './support';
+import { batchRun, connect, contactBatches, startBenchServer, syncAll } from './support';
 
 const contacts = Number(process.argv[2] ?? 20_000);
 const deals = Number(process.argv[3] ?? 5_000);
@@ -34,19 +34,11 @@ for (const p of sim.entities('persons').slice(0, changed)) sim.updateEntity('per
 await syncAll(bench, connectionId, `incremental sync after ${changed} remote changes`);
 
 const companyId = (await bench.call('GET', '/crm/companies?limit=1', undefined, { 'x-connection-token': token })).body.data[0].id as string;
-let serial = 0;
-const batch = () =>
-  Array.from({ length: 100 }, () => {
-    const i = ++serial;
-    return {
-      first_name: `Bench${i}`,
-      last_name: 'Contact',
-      email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
-      phone_numbers: [{ phone_number: `+372 5${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
-      addresses: [{ street_1: `${i} Main St`, city: 'Tallinn', country: 'EE' }],
-      company_id: companyId,
-    };
-  });
+const batch = contactBatches(companyId, (i) => ({
+  email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
+  phone_numbers: [{ phone_number: `+372 5${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
+  addresses: [{ street_1: `${i} Main St`, city: 'Tallinn', country: 'EE' }],
+}));
 
 await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, simulator answering at once', batches, batch);
 const slow = sim.faults.add({ method: 'POST', path: '/api/v2/persons', delayMs: 100, times: Infinity });

@@ -12,7 +12,7 @@
 import { ProviderRegistry } from '../src/providers/registry';
 import { salesforceAdapter } from '../src/providers/salesforce';
 import { startSalesforceSimulator } from '../test/simulators/salesforce';
-import { batchRun, connect, startBenchServer, syncAll } from './support';
+import { batchRun, connect, contactBatches, startBenchServer, syncAll } from './support';
 
 const contacts = Number(process.argv[2] ?? 5_000);
 const deals = Number(process.argv[3] ?? 1_000);
@@ -53,18 +53,10 @@ await syncAll(bench, connectionId, `incremental sync after ${changed} remote cha
 console.log(`API requests counted by the org (Sforce-Limit-Info): ${sim.apiUsage}`);
 
 const companyId = (await bench.call('GET', '/crm/companies?limit=1', undefined, { 'x-connection-token': token })).body.data[0].id as string;
-let serial = 0;
-const batch = () =>
-  Array.from({ length: 100 }, () => {
-    const i = ++serial;
-    return {
-      first_name: `Bench${i}`,
-      last_name: 'Contact',
-      email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
-      phone_numbers: [{ phone_number: `+372 5${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
-      company_id: companyId,
-    };
-  });
+const batch = contactBatches(companyId, (i) => ({
+  email_addresses: [{ email_address: `bench${i}@example.com`, email_address_type: 'WORK' }],
+  phone_numbers: [{ phone_number: `+372 5${String(i).padStart(7, '0')}`, phone_type: 'MOBILE' }],
+}));
 await batchRun(bench, token, '/crm/contacts/batch', 'contacts batch, simulator answering at once', batches, batch);
 
 await bench.omniport.close();

@@ -119,6 +119,16 @@ export async function listLatencies(bench: Bench, token: string, path: string) {
   }
 }
 
+/** Batches of 100 new contacts of one company, numbered on; `fields` gives what the provider takes beyond the name. */
+export function contactBatches(companyId: string, fields: (i: number) => Record<string, unknown>): () => unknown[] {
+  let serial = 0;
+  return () =>
+    Array.from({ length: 100 }, () => {
+      const i = ++serial;
+      return { first_name: `Bench${i}`, last_name: 'Contact', ...fields(i), company_id: companyId };
+    });
+}
+
 export async function batchRun(bench: Bench, token: string, path: string, label: string, batches: number, makeBatch: () => unknown[]) {
   const rss = trackPeakRss();
   const started = performance.now();

@@ -9,6 +9,12 @@ export const WRITE_AND_SYNC: readonly Verb[] = ['create', 'batch_create', 'updat
 /** A read-only object type read whole on every sync (users, pipeline stages). */
 export const READ_ONLY_SYNC: readonly Verb[] = ['list', 'get', 'sync'];
 
+/** A CRM that writes and syncs incrementally every object type of the interface; stages and users are read whole. */
+export function fullCrmCapabilities(): Record<string, Verb[]> {
+  const writes = ['crm.contact', 'crm.company', 'crm.deal', 'crm.note', 'crm.task', 'crm.engagement'].map((t) => [t, [...WRITE_AND_SYNC]]);
+  return Object.fromEntries([...writes, ['crm.stage', [...READ_ONLY_SYNC]], ['crm.user', [...READ_ONLY_SYNC]]]);
+}
+
 /**
  * A limit the provider documents: at most `requests` every `perSeconds` (for requests matching `path` and
  * `methods`), counted per `scope`. Calls are paced to it by one limiter shared by every process on the

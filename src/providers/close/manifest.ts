@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
+import { fullCrmCapabilities, type ProviderManifest } from '../manifest';
 
 /**
  * Close (REST API v1, https://developer.close.com). An API key sent as the user name of HTTP basic auth,
@@ -28,17 +28,8 @@ export const closeManifest: ProviderManifest = {
   // second per key. The 429 answers carry Retry-After and are waited out. The `RateLimit: limit=…,
   // remaining=…, reset=…` header is one structured field, which the HTTP client does not parse.
   budgets: [{ name: 'api key', requests: 20, perSeconds: 1, scope: 'connection' }],
-  capabilities: {
-    // Close has no batch-create API: batch calls create one object per request.
-    'crm.contact': [...WRITE_AND_SYNC],
-    'crm.company': [...WRITE_AND_SYNC],
-    'crm.deal': [...WRITE_AND_SYNC],
-    'crm.stage': [...READ_ONLY_SYNC],
-    'crm.user': [...READ_ONLY_SYNC],
-    'crm.note': [...WRITE_AND_SYNC],
-    'crm.task': [...WRITE_AND_SYNC],
-    'crm.engagement': [...WRITE_AND_SYNC],
-  },
+  // Close has no batch-create API: batch calls create one object per request.
+  capabilities: fullCrmCapabilities(),
   limitations: [
     'No batch-create API: POST …/batch creates the objects one request each, answered in order.',
     'Companies are Close leads; a contact always belongs to a lead: a contact created without company_id gets a new lead of its own (Close creates it).',

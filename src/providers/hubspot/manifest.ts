@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
+import { fullCrmCapabilities, type ProviderManifest } from '../manifest';
 
 /**
  * HubSpot CRM (api.hubapi.com): CRM objects v3, associations v4, owners, pipelines and properties.
@@ -51,16 +51,7 @@ export const hubspotManifest: ProviderManifest = {
     { name: 'daily', requests: 250_000, perSeconds: 86_400, pacing: 'daily', scope: 'connection' },
     { name: 'search', requests: 5, perSeconds: 1, path: /\/search\/?$/, scope: 'connection' },
   ],
-  capabilities: {
-    'crm.contact': [...WRITE_AND_SYNC],
-    'crm.company': [...WRITE_AND_SYNC],
-    'crm.deal': [...WRITE_AND_SYNC],
-    'crm.note': [...WRITE_AND_SYNC],
-    'crm.task': [...WRITE_AND_SYNC],
-    'crm.engagement': [...WRITE_AND_SYNC],
-    'crm.stage': [...READ_ONLY_SYNC],
-    'crm.user': [...READ_ONLY_SYNC],
-  },
+  capabilities: fullCrmCapabilities(),
   limitations: [
     'A contact has one writable email (email); further addresses (hs_additional_emails) are read-only in the CRM API: more than one email address on a write is refused with 422.',
     'HubSpot does not type email addresses or postal addresses: their types are accepted on writes but not stored, and read back as null.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
+import { fullCrmCapabilities, type ProviderManifest } from '../manifest';
 
 /**
  * Pipedrive: API v2 for persons, organizations, deals, activities, stages and field definitions;
@@ -52,17 +52,8 @@ export const pipedriveManifest: ProviderManifest = {
     },
     { name: 'search', requests: 10, perSeconds: 2, path: /\/search$/, scope: 'connection' },
   ],
-  capabilities: {
-    // No batch-create API in Pipedrive: batch calls create one object per request (bounded parallelism).
-    'crm.contact': [...WRITE_AND_SYNC],
-    'crm.company': [...WRITE_AND_SYNC],
-    'crm.deal': [...WRITE_AND_SYNC],
-    'crm.stage': [...READ_ONLY_SYNC],
-    'crm.user': [...READ_ONLY_SYNC],
-    'crm.note': [...WRITE_AND_SYNC],
-    'crm.task': [...WRITE_AND_SYNC],
-    'crm.engagement': [...WRITE_AND_SYNC],
-  },
+  // No batch-create API in Pipedrive: batch calls create one object per request (bounded parallelism).
+  capabilities: fullCrmCapabilities(),
   limitations: [
     'No batch-create API: POST …/batch creates the objects one request each (at most 8 at a time per connection), answered in order.',
     'A contact has one postal address, and only when the Pipedrive company has contact sync enabled (otherwise addresses are refused with 422).',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { READ_ONLY_SYNC, WRITE_AND_SYNC, type ProviderManifest } from '../manifest';
+import { fullCrmCapabilities, type ProviderManifest } from '../manifest';
 
 /**
  * Salesforce (REST API v59.0, https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/).
@@ -42,16 +42,7 @@ export const salesforceManifest: ProviderManifest = {
   // The org's own count, whoever spent it (other integrations too): once used reaches the limit, calls are
   // held (and answered 503 with Retry-After) for 15 minutes at a time, the window being a rolling 24 hours.
   rateLimitHeaders: { remaining: 'sforce-limit-info', usage: { pattern: /api-usage=(\d+)\/(\d+)/, holdMs: 15 * 60_000 } },
-  capabilities: {
-    'crm.contact': [...WRITE_AND_SYNC],
-    'crm.company': [...WRITE_AND_SYNC],
-    'crm.deal': [...WRITE_AND_SYNC],
-    'crm.stage': [...READ_ONLY_SYNC],
-    'crm.user': [...READ_ONLY_SYNC],
-    'crm.note': [...WRITE_AND_SYNC],
-    'crm.task': [...WRITE_AND_SYNC],
-    'crm.engagement': [...WRITE_AND_SYNC],
-  },
+  capabilities: fullCrmCapabilities(),
   limitations: [
     'Contacts need a last name and deals a name, a stage and a close date (Salesforce requires them): without them a create is refused with 400 naming the field.',
     'A contact has one email address (Email, read back as WORK) and at most one phone number of each type (Phone WORK, MobilePhone MOBILE, HomePhone HOME, OtherPhone OTHER, Fax FAX); its two addresses are Mailing (WORK) and Other (OTHER).',

@@ -8,11 +8,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
-import { ProviderHttpClient } from '../../../src/providers/http-client';
 import { asanaErrorMessage, createAsanaAdapter } from '../../../src/providers/asana';
 import { digest } from '../../../src/providers/asana/sync';
-import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions } from '../../../src/providers/types';
+import type { AdapterContext, ObjectSyncer, SyncOptions } from '../../../src/providers/types';
 import { startAsanaSimulator, type AsanaSimulator } from '../../simulators/asana';
+import { closeCheckingTraffic, collect, simulatorContext, syncerOf } from '../../support/adapter-context';
 
 const ids = idFactory('conn-1');
 let sim: AsanaSimulator | undefined;
@@ -20,10 +20,9 @@ let n = 0;
 
 afterEach(async () => {
   if (!sim) return;
-  const found = [...sim.specViolations.map((v) => `${v.method} ${v.path}: ${v.message}`), ...sim.specUndocumented.map((u) => `${u.method} ${u.path}`)];
-  await sim.close();
+  const closing = sim;
   sim = undefined;
-  expect(found, 'traffic outside Asana\'s description').toEqual([]);
+  await closeCheckingTraffic(closing, "Asana's description");
 });
 
 async function setup() {
@@ -31,16 +30,10 @@ async function setup() {
   const adapter = createAsanaAdapter({ pageSize: 2 });
   const credentials = { access_token: sim.tokens[0]! };
   const connectionId = `conn-asana-${++n}`;
-  const http = new ProviderHttpClient({ allowPrivateAddresses: true, manifest: adapter.manifest, connectionId, baseUrl: sim.url, authHeaders: () => adapter.http.authHeaders(credentials), errorMessage: adapter.http.errorMessage, retryBaseMs: 5, maxRetries: 2 });
-  const ctx: AdapterContext = { connectionId, baseUrl: sim.url, credentials, http, ids };
+  const ctx = simulatorContext(adapter, { connectionId, baseUrl: sim.url, credentials });
   return { sim, adapter, ctx, seed: sim.seed! };
 }
-const syncer = (a: { syncers: ObjectSyncer[] }, key: string) => a.syncers.find((s) => s.key === key)!;
-async function collect(s: ObjectSyncer, ctx: AdapterContext, opts: SyncOptions = {}) {
-  const out: SyncBatch[] = [];
-  for await (const b of s.run(ctx, opts)) out.push(b);
-  return out;
-}
+const syncer = syncerOf;
 /** A run's records, deletions and the cursor the engine would save (the last one given). */
 async function run(s: ObjectSyncer, ctx: AdapterContext, opts: SyncOptions = {}) {
   const batches = await collect(s, ctx, opts);

@@ -7,10 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
-import { ProviderHttpClient } from '../../../src/providers/http-client';
 import { clickupErrorMessage, createClickUpAdapter } from '../../../src/providers/clickup';
-import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions } from '../../../src/providers/types';
+import type { AdapterContext, ObjectSyncer, SyncOptions } from '../../../src/providers/types';
 import { startClickUpSimulator, type ClickUpSimulator } from '../../simulators/clickup';
+import { closeCheckingTraffic, collect, simulatorContext, syncerOf } from '../../support/adapter-context';
 
 const ids = idFactory('conn-1');
 let sim: ClickUpSimulator | undefined;
@@ -18,10 +18,9 @@ let n = 0;
 
 afterEach(async () => {
   if (!sim) return;
-  const found = [...sim.specViolations.map((v) => `${v.method} ${v.path}: ${v.message}`), ...sim.specUndocumented.map((u) => `${u.method} ${u.path}`)];
-  await sim.close();
+  const closing = sim;
   sim = undefined;
-  expect(found, 'traffic outside ClickUp\'s reference').toEqual([]);
+  await closeCheckingTraffic(closing, "ClickUp's reference");
 });
 
 async function setup() {
@@ -29,15 +28,12 @@ async function setup() {
   const adapter = createClickUpAdapter();
   const credentials = { access_token: sim.tokens[0]! };
   const connectionId = `conn-clickup-${++n}`;
-  const http = new ProviderHttpClient({ allowPrivateAddresses: true, manifest: adapter.manifest, connectionId, baseUrl: sim.url, authHeaders: () => adapter.http.authHeaders(credentials), errorMessage: adapter.http.errorMessage, retryBaseMs: 5, maxRetries: 2 });
-  const ctx: AdapterContext = { connectionId, baseUrl: sim.url, credentials, http, ids };
+  const ctx = simulatorContext(adapter, { connectionId, baseUrl: sim.url, credentials });
   return { sim, adapter, ctx, seed: sim.seed! };
 }
-const syncer = (a: { syncers: ObjectSyncer[] }, key: string) => a.syncers.find((s) => s.key === key)!;
+const syncer = syncerOf;
 async function records(s: ObjectSyncer, ctx: AdapterContext, opts: SyncOptions = {}) {
-  const out: SyncBatch[] = [];
-  for await (const b of s.run(ctx, opts)) out.push(b);
-  return out.flatMap((b) => b.records);
+  return (await collect(s, ctx, opts)).flatMap((b) => b.records);
 }
 
 describe('clickup adapter', () => {

@@ -7,10 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
-import { ProviderHttpClient } from '../../../src/providers/http-client';
 import { createIntercomAdapter, intercomErrorMessage } from '../../../src/providers/intercom';
-import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions } from '../../../src/providers/types';
 import { startIntercomSimulator, type IntercomSimulator } from '../../simulators/intercom';
+import { closeCheckingTraffic, collect, simulatorContext, syncerOf } from '../../support/adapter-context';
 
 const ids = idFactory('conn-1');
 let sim: IntercomSimulator | undefined;
@@ -18,10 +17,9 @@ let n = 0;
 
 afterEach(async () => {
   if (!sim) return;
-  const found = [...sim.specViolations.map((v) => v.message), ...sim.specUndocumented.map((u) => `${u.method} ${u.path}`)];
-  await sim.close();
+  const closing = sim;
   sim = undefined;
-  expect(found, 'traffic outside Intercom\'s description').toEqual([]);
+  await closeCheckingTraffic(closing, "Intercom's description");
 });
 
 async function setup() {
@@ -29,16 +27,10 @@ async function setup() {
   const adapter = createIntercomAdapter({ pageSize: 2 });
   const credentials = { access_token: sim.tokens[0]! };
   const connectionId = `conn-intercom-${++n}`;
-  const http = new ProviderHttpClient({ allowPrivateAddresses: true, manifest: adapter.manifest, connectionId, baseUrl: sim.url, authHeaders: () => adapter.http.authHeaders(credentials), errorMessage: adapter.http.errorMessage, retryBaseMs: 5, maxRetries: 2 });
-  const ctx: AdapterContext = { connectionId, baseUrl: sim.url, credentials, http, ids };
+  const ctx = simulatorContext(adapter, { connectionId, baseUrl: sim.url, credentials });
   return { sim, adapter, ctx, seed: sim.seed! };
 }
-const syncer = (a: { syncers: ObjectSyncer[] }, key: string) => a.syncers.find((s) => s.key === key)!;
-async function collect(s: ObjectSyncer, ctx: AdapterContext, opts: SyncOptions = {}) {
-  const out: SyncBatch[] = [];
-  for await (const b of s.run(ctx, opts)) out.push(b);
-  return out;
-}
+const syncer = syncerOf;
 
 describe('intercom adapter', () => {
   it('creates a ticket of a named type in the asked state, for the admin\'s email without a contact, and reads the seeded ticket\'s parts', async () => {
