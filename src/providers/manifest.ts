@@ -29,6 +29,8 @@ export interface RequestBudget {
   path?: RegExp;
   /** The methods it applies to (all when absent): GitHub counts content creation apart. */
   methods?: string[];
+  /** Calls left out although `path` and `methods` match (Attio's reads: every call but the writes). */
+  except?: { path?: RegExp; methods?: string[] };
   /**
    * Who the provider counts it for: `account` when the connection's base URL names the account (a Zendesk
    * subdomain, a Gorgias domain), so connections to one account share it; `connection` when one API host

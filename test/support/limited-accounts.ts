@@ -10,6 +10,11 @@ import { freshdeskAdapter } from '../../src/providers/freshdesk';
 import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
+import { asanaAdapter } from '../../src/providers/asana';
+import { clickupAdapter } from '../../src/providers/clickup';
+import { closeAdapter } from '../../src/providers/close';
+import { attioAdapter } from '../../src/providers/attio';
+import { salesforceAdapter } from '../../src/providers/salesforce';
 import type { RequestBudget } from '../../src/providers/manifest';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -23,6 +28,11 @@ import { startFreshdeskSimulator } from '../simulators/freshdesk';
 import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
+import { startAsanaSimulator } from '../simulators/asana';
+import { startClickUpSimulator } from '../simulators/clickup';
+import { startCloseSimulator } from '../simulators/close';
+import { startAttioSimulator } from '../simulators/attio';
+import { startSalesforceSimulator } from '../simulators/salesforce';
 
 export interface Recorded {
   method: string;
@@ -187,6 +197,26 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
+  asana: {
+    adapter: asanaAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'token');
+      const sim = await startAsanaSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTasks(Math.round(records / 2), { commentsPerTask: 1 });
+      return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  clickup: {
+    adapter: clickupAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'token');
+      const sim = await startClickUpSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTasks(Math.round(records / 2), { commentsPerTask: 1 });
+      return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
   hubspot: {
     adapter: hubspotAdapter,
     vertical: 'crm',
@@ -217,5 +247,53 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       return { url: sim.url, credentials: { api_token: 'pd-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
+  close: {
+    adapter: closeAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const budget = find(budgets, 'api key');
+      const sim = await startCloseSimulator({ validateSpec: false, recordBodies: false, apiKeys: ['close-limited-key'], rateLimit: { enforce: true, perWindow: budget.requests, windowSeconds: budget.perSeconds } });
+      const leads = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('lead', { name: `Lead ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('contact', { lead_id: leads[i % leads.length]!.id, name: `Contact ${i}`, emails: [{ email: `c${i}@example.com`, type: 'office', is_unsubscribed: false }] }),
+      );
+      const status = sim.pipelines[0]!.statuses[0]!.id;
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        const c = contacts[i % contacts.length]!;
+        sim.create('opportunity', { lead_id: c.lead_id, contact_id: c.id, note: `Deal ${i}`, value: 100_000 + i, value_currency: 'EUR', status_id: status, user_id: sim.users[0]!.id });
+      }
+      return { url: sim.url, credentials: { api_key: 'close-limited-key' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  attio: {
+    adapter: attioAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const [reads, writes] = [find(budgets, 'reads'), find(budgets, 'writes')];
+      const sim = await startAttioSimulator({ validateSpec: false, recordBodies: false, tokens: ['attio-limited-token'], rateLimit: { enforce: true, reads: reads.requests, writes: writes.requests, windowSeconds: reads.perSeconds } });
+      const companies = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('companies', { name: `Company ${i}` }).id);
+      const people = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('people', { name: [{ first_name: 'Person', last_name: String(i) }], email_addresses: [`p${i}@example.com`], company: [companies[i % companies.length]] }).id,
+      );
+      const stage = (sim.statuses[0]!.id as { status_id: string }).status_id;
+      const owner = (sim.members[0]!.id as { workspace_member_id: string }).workspace_member_id;
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: [`Deal ${i}`], stage: [stage], owner: [owner], value: [1000 + i / 100], associated_people: [people[i % people.length]] });
+      return { url: sim.url, credentials: { access_token: 'attio-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  salesforce: {
+    adapter: salesforceAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Salesforce counts API requests per org and day (403 REQUEST_LIMIT_EXCEEDED once spent), nothing shorter.
+      const sim = await startSalesforceSimulator({ validateSpec: false, accessTokens: ['sf-limited-token'], dailyApiRequests: find(budgets, 'daily api requests').requests });
+      const accounts = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('Account', { Name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('Contact', { AccountId: accounts[i % accounts.length]!.Id, LastName: `Contact ${i}` }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        const c = contacts[i % contacts.length]!;
+        sim.create('Opportunity', { AccountId: c.AccountId, Name: `Deal ${i}`, Amount: 1000 + i / 100, StageName: 'Prospecting', CloseDate: '2026-12-31' });
+      }
+      return { url: sim.url, credentials: { access_token: 'sf-limited-token' }, requests: sim.requests, refused: (r) => r.status === 403, close: () => sim.close() };
+    },
+  },
 };
-
