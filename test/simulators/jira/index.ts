@@ -298,6 +298,7 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     };
   };
   const tokenHash = (jql: string) => createHash('sha256').update(jql).digest('hex').slice(0, 16);
+  let lastSearch: { key: string; hits: SimIssue[] } | undefined;
   function search(user: SimUser, p: { jql?: unknown; nextPageToken?: unknown; maxResults?: unknown; fields?: unknown }): Obj {
     const jql = typeof p.jql === 'string' ? p.jql : '';
     let query;
@@ -321,11 +322,16 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
         fail(400, 'The provided next page token is invalid or expired.');
       }
     }
-    let hits: SimIssue[];
+    // The pages of one query over unchanged issues reuse its hits (relative dates such as -5m depend on the clock).
+    const key = `${state.revision}\n${user.accountId}\n${user.timeZone}\n${jql}`;
+    let hits = /[-+]\s*\d+\s*[mhdw]\b|\(\s*\)/i.test(jql) ? undefined : lastSearch?.key === key ? lastSearch.hits : undefined;
     try {
-      const ctx = { timeZone: user.timeZone, now: clock.now(), accountId: user.accountId };
-      const views = [...state.issues.values()].map((i) => ({ ...view(i), issue: i }));
-      hits = sortIssues(views.filter((v) => matches(query.where!, v, ctx)), query.orderBy).map((v) => v.issue);
+      if (!hits) {
+        const ctx = { timeZone: user.timeZone, now: clock.now(), accountId: user.accountId };
+        const views = [...state.issues.values()].map((i) => ({ ...view(i), issue: i }));
+        hits = sortIssues(views.filter((v) => matches(query.where!, v, ctx)), query.orderBy).map((v) => v.issue);
+        lastSearch = { key, hits };
+      }
     } catch (e) {
       if (e instanceof JqlError) fail(400, e.message);
       throw e;
