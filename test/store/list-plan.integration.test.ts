@@ -36,3 +36,21 @@ it('lists a page through unified_objects_list_idx right after the first sync, wi
   const page = await server.call('GET', '/ticketing/tickets?limit=50', { headers: { 'x-connection-token': token } });
   expect(page.body.data).toHaveLength(50);
 });
+
+it('refreshes the statistics while a large first sync runs, not only at its end (each page is saved on a fresh plan)', async () => {
+  await connectZendesk(server, sim, { origin: 'plan-during-sync' });
+  const [{ id }] = (await server.sql(`select c.id from connections c join linked_users l on l.id = c.linked_user_id where l.origin_id = 'plan-during-sync'`)) as [{ id: string }];
+  const statements: string[] = [];
+  const stop = server.omniport.database.observeQueries((q) => {
+    if (/^\s*(analyze unified_objects|with incoming as)/.test(q)) statements.push(q.trim().startsWith('analyze') ? 'analyze' : 'save');
+  });
+  try {
+    // 3,000 tickets in export pages of 1,000: statistics after the first 1,000 changes and again at 2,000.
+    await server.omniport.services.sync.run(id, 'ticketing.ticket');
+  } finally {
+    stop();
+  }
+  const lastSave = statements.lastIndexOf('save');
+  expect(statements.slice(0, lastSave).filter((s) => s === 'analyze').length).toBeGreaterThanOrEqual(2);
+  expect(statements.at(-1)).toBe('analyze');
+});
