@@ -8,6 +8,7 @@ import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
+import { helpscoutAdapter } from './helpscout';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
 import { intercomAdapter } from './intercom';
@@ -44,5 +45,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
 }
