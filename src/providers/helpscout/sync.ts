@@ -2,7 +2,7 @@
  * Help Scout syncers, in dependency order: teams, users (with their teams), mailboxes (collections), tags,
  * customers (contacts), then conversations (tickets) with their threads (comments) and attachments.
  *
- * Conversations: `GET /v2/conversations?status=all&embed=threads`, ordered by creation (`sortField=createdAt`,
+ * Conversations: `GET /v2/conversations?status=all&embed=threads`, then the same with `status=spam`, ordered by creation (`sortField=createdAt`,
  * ascending), with `modifiedSince` on incremental runs. A conversation changed while a run pages keeps its place in
  * that order (ordering by modification would move it to the end and shift the pages after it, skipping one), so a
  * complete run reads every conversation that matched when it started. Threads come embedded, so every thread of
@@ -80,8 +80,31 @@ function customersSyncer(): ObjectSyncer {
   };
 }
 
+/**
+ * `status=all` may leave spam out (the reference names spam beside all), so each walk lists `all`, then `spam`; a
+ * position is `<status>:<page>`.
+ */
+const STATUSES = ['all', 'spam'] as const;
+
+function readWalkPos(resume: string | undefined): { s: number; page: number } {
+  const m = /^(all|spam):(\d+)$/.exec(resume ?? '');
+  return m ? { s: STATUSES.indexOf(m[1] as (typeof STATUSES)[number]), page: Math.max(1, Number(m[2])) } : { s: 0, page: 1 };
+}
+
+/** Every page of the conversation listings (all, then spam), with the position after each. */
+async function* walkConversations(ctx: AdapterContext, query: Query, resume: string | undefined): AsyncGenerator<{ items: HsConversation[]; resume: string | null }> {
+  const start = readWalkPos(resume);
+  for (let s = start.s; s < STATUSES.length; s++) {
+    for (let page = s === start.s ? start.page : 1; ; page++) {
+      const p = await getPage<HsConversation>(ctx, '/v2/conversations', 'conversations', page, { ...query, status: STATUSES[s] });
+      const next = p.more ? `${STATUSES[s]}:${page + 1}` : s + 1 < STATUSES.length ? `${STATUSES[s + 1]}:1` : null;
+      yield { items: p.items, resume: next };
+      if (!p.more) break;
+    }
+  }
+}
+
 const conversationQuery = (since: Date | undefined, threads: boolean): Query => ({
-  status: 'all',
   sortField: 'createdAt',
   sortOrder: 'asc',
   modifiedSince: since ? hsTime(since) : undefined,
@@ -95,7 +118,7 @@ function conversationsSyncer(): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      for await (const page of listPages<HsConversation>(ctx, '/v2/conversations', 'conversations', { query: conversationQuery(opts.since, true), page: startPage(opts.resume) })) {
+      for await (const page of walkConversations(ctx, conversationQuery(opts.since, true), opts.resume)) {
         const records: UnifiedRecord[] = [];
         for (const c of page.items) {
           records.push(unifyConversation(c, ctx.ids));
@@ -106,7 +129,7 @@ function conversationsSyncer(): ObjectSyncer {
         }
         yield {
           records,
-          resume: page.more ? String(page.page + 1) : null,
+          resume: page.resume,
           completeChildren: { objectType: 'ticketing.comment', parents: page.items.map((c) => ({ objectType: 'ticketing.ticket', remoteId: String(c.id) })) },
         };
       }
@@ -121,10 +144,8 @@ function conversationIds(): DeletionCheck {
   return {
     objectTypes: ['ticketing.ticket'],
     async *listIds(ctx, opts) {
-      for (let page = startPage(opts.resume); ; page++) {
-        const p = await getPage<HsConversation>(ctx, '/v2/conversations', 'conversations', page, conversationQuery(undefined, false));
-        yield { remoteIds: p.items.map((c) => String(c.id)), resume: p.more ? String(page + 1) : null };
-        if (!p.more) return;
+      for await (const step of walkConversations(ctx, conversationQuery(undefined, false), opts.resume)) {
+        yield { remoteIds: step.items.map((c) => String(c.id)), resume: step.resume };
       }
     },
   };

@@ -60,6 +60,18 @@ describe('helpscout adapter: sync', () => {
     expect(batches[0]!.completeChildren).toEqual({ objectType: 'ticketing.comment', parents: [{ objectType: 'ticketing.ticket', remoteId: String(seed.conversation) }] });
   });
 
+  it('lists spam conversations too (status=all leaves them out), in the sync and in the deletion check', async () => {
+    const { sim, adapter, ctx } = await setup();
+    const bulk = sim.seedConversations(3);
+    sim.updateConversationRemotely(bulk[1]!, { status: 'spam' });
+    const s = syncerOf(adapter, 'ticketing.ticket');
+    const batches = await collect(s, ctx);
+    expect(of(batches, 'ticketing.ticket').find((r) => r.remoteId === String(bulk[1]))?.data.status).toBe('CLOSED');
+    const listed: string[] = [];
+    for await (const b of s.deletionCheck!.listIds(ctx, {})) listed.push(...b.remoteIds);
+    expect(listed.sort()).toEqual([...sim.conversations.keys()].map(String).sort());
+  });
+
   it('reads only conversations modified since an incremental run\'s start', async () => {
     const { sim, adapter, ctx } = await setup();
     const bulk = sim.seedConversations(4);
