@@ -83,10 +83,24 @@ function usersSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
-/** user_name → sys_id of every user: journal entries and attachments name their author by user_name. */
-async function userIdsByName(ctx: AdapterContext, o: ResolvedOptions): Promise<Map<string, string>> {
-  const users = await listAll<SnUser>(ctx, o, 'sys_user', 'sys_id,user_name,sys_created_on');
-  return new Map(users.filter((u) => typeof u.user_name === 'string').map((u) => [u.user_name!, u.sys_id]));
+/**
+ * user_name → sys_id of the authors a run meets: journal entries and attachments name their author by user_name
+ * only. Names not seen yet in the run are looked up once, a page's worth in one call (`user_nameIN…`).
+ */
+function authorLookup(ctx: AdapterContext, o: ResolvedOptions) {
+  const known = new Map<string, string>();
+  const asked = new Set<string>();
+  return async (names: unknown[]): Promise<Map<string, string>> => {
+    // A name with a comma cannot be asked for in an IN list; its entries keep no author.
+    const missing = [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== '' && !n.includes(',') && !asked.has(n)))];
+    if (missing.length) {
+      missing.forEach((n) => asked.add(n));
+      for (const u of await listAll<SnUser>(ctx, o, 'sys_user', 'sys_id,user_name,sys_created_on', `user_nameIN${missing.join(',')}`)) {
+        if (typeof u.user_name === 'string') known.set(u.user_name, u.sys_id);
+      }
+    }
+    return known;
+  };
 }
 
 function incidentsSyncer(o: ResolvedOptions): ObjectSyncer {
@@ -139,16 +153,18 @@ function commentsSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts) {
-      const users = await userIdsByName(ctx, o);
+      const authors = authorLookup(ctx, o);
       yield* phases(opts.resume, [
         async function* journal(resume) {
           const filter = `name=incident^elementIN${JOURNAL_ELEMENTS.join(',')}`;
           for await (const step of walkTable<SnJournalEntry>(ctx, o, { table: 'sys_journal_field', timeField: 'sys_created_on', since: opts.since, resume, filter })) {
+            const users = await authors(step.items.map((j) => j.sys_created_by));
             yield { batch: { records: step.items.map((j) => unifyJournalEntry(j, ctx.ids, users)) }, resume: step.resume };
           }
         },
         async function* files(resume) {
           for await (const step of walkTable<SnAttachment>(ctx, o, { table: 'sys_attachment', path: '/api/now/attachment', timeField: 'sys_updated_on', since: opts.since, resume, filter: 'table_name=incident' })) {
+            const users = await authors(step.items.map((a) => a.sys_created_by));
             yield { batch: { records: step.items.map((a) => unifyAttachment(a, ctx.ids, users)) }, resume: step.resume };
           }
         },
