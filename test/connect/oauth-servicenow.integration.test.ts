@@ -64,3 +64,13 @@ it('connects ServiceNow with OAuth: authorize, code exchanged in the form body, 
   expect(tickets.body.data.map((t: { name: string }) => t.name)).toContain('Email server down');
   expect(instance.contractViolations).toEqual([]);
 });
+
+it('sends the linked user to the OAuth endpoint of the instance they name, when the app sets no endpoints of its own', async () => {
+  const client = auth.clients[0]!;
+  const app = await server.call('PUT', '/oauth-apps/servicenow', { body: { client_id: client.clientId, client_secret: client.clientSecret, authorize_url: null, token_url: null } });
+  expect(app.status, JSON.stringify(app.body)).toBe(200);
+  const link = await createLink(server, { linked_user_origin_id: 'cust-servicenow-2' });
+  const { authorizeUrl } = await startOAuth(link.url, instance.url, 'servicenow');
+  expect(authorizeUrl.origin + authorizeUrl.pathname).toBe(`${instance.url}/oauth_auth.do`);
+  expect(authorizeUrl.searchParams.get('client_id')).toBe(client.clientId);
+});
