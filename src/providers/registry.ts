@@ -8,6 +8,7 @@ import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
+import { helpscoutAdapter } from './helpscout';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
 import { intercomAdapter } from './intercom';
@@ -15,6 +16,7 @@ import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
 import { salesforceAdapter } from './salesforce';
+import { servicenowAdapter } from './servicenow';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -43,5 +45,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
 }

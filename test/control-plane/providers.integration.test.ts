@@ -61,3 +61,17 @@ it('lists ClickUp with its credentials, OAuth, collections and what it cannot do
   expect(clickup.capabilities['ticketing.collection']).toEqual(expect.arrayContaining(['sync']));
   expect(clickup.limitations.join(' ')).toMatch(/ON_HOLD is refused/);
 });
+
+it('lists ServiceNow and Help Scout with their credentials, OAuth and what they cannot do', async () => {
+  const res = await server.call('GET', '/providers');
+  const byName = (n: string) => res.body.data.find((p: { name: string }) => p.name === n);
+  // ServiceNow: the instance URL is required; basic auth or OAuth against the instance.
+  expect(byName('servicenow')).toMatchObject({ vertical: 'ticketing', credential_fields: ['username', 'password'], oauth: true, default_base_url: null });
+  expect(byName('servicenow').capabilities['ticketing.team']).toEqual(expect.arrayContaining(['sync']));
+  expect(byName('servicenow').capabilities['ticketing.tag']).toBeUndefined();
+  expect(byName('servicenow').limitations.join(' ')).toMatch(/sys_audit_delete/);
+  expect(byName('helpscout')).toMatchObject({ vertical: 'ticketing', auth_kind: 'oauth2', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.helpscout.net' });
+  expect(byName('helpscout').capabilities['ticketing.collection']).toEqual(expect.arrayContaining(['sync']));
+  expect(byName('helpscout').capabilities['ticketing.account']).toBeUndefined();
+  expect(byName('helpscout').limitations.join(' ')).toMatch(/IN_PROGRESS is refused/);
+});

@@ -7,6 +7,7 @@ import { linearAdapter } from '../../src/providers/linear';
 import { frontAdapter } from '../../src/providers/front';
 import { gorgiasAdapter } from '../../src/providers/gorgias';
 import { freshdeskAdapter } from '../../src/providers/freshdesk';
+import { helpscoutAdapter } from '../../src/providers/helpscout';
 import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
@@ -25,6 +26,7 @@ import { startLinearSimulator } from '../simulators/linear';
 import { startFrontSimulator } from '../simulators/front';
 import { startGorgiasSimulator } from '../simulators/gorgias';
 import { startFreshdeskSimulator } from '../simulators/freshdesk';
+import { startHelpScoutSimulator } from '../simulators/helpscout';
 import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
@@ -185,6 +187,18 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       // Tickets with one reply each: a ticket and its comment.
       sim.seedTickets(Math.round(records / 2), { conversationsPerTicket: 1 });
       return { url: sim.url, credentials: { api_key: sim.apiKeys[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  helpscout: {
+    adapter: helpscoutAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      // The account's per-minute limit, writes counting two (a sync only reads).
+      const budget = find(budgets, 'account');
+      const sim = await startHelpScoutSimulator({ recordBodies: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      // Conversations with two threads each, embedded in the conversation listing.
+      sim.seedConversations(Math.round(records / 3), { threadsPerConversation: 2 });
+      return { url: sim.url, credentials: { access_token: sim.token }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
   intercom: {
