@@ -18,6 +18,7 @@ import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.rep
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
+import { toRows } from './unified/records';
 
 export interface ProviderWebhookLogger {
   info(obj: object, msg: string): void;
@@ -39,8 +40,8 @@ export class ProviderWebhookService {
   private readonly sending = new Map<string, { again: boolean }>();
   /** When each webhook's `last_received_at` was last written by this process (a burst writes it once a second). */
   private readonly touched = new Map<string, number>();
-  /** Sends waiting for a burst to end, by connection and stream. */
-  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
+  /** Sends (and reads by id, with the ids gathered) waiting for a burst to end, by connection and stream or object type. */
+  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Set<string> }>();
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
 
@@ -224,12 +225,21 @@ export class ProviderWebhookService {
     const touch = now - (this.touched.get(row.id) ?? 0) >= 1000;
     if (!(await this.repo.accept(row.id, notice.deliveryId, touch))) return undefined;
     if (touch) this.touched.set(row.id, now);
-    const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
-    const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
+    const adapter = this.contexts.adapterOf(connection);
+    const syncers = new Map(adapter.syncers.map((s) => [s.key, s]));
+    const streams = [...new Set(notice.streams)].filter((s) => syncers.has(s));
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
-    if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
+    const readable = adapter.webhooks?.fetchChanged?.objectTypes ?? [];
+    const byId = (notice.changed ?? []).filter((c) => readable.includes(c.objectType));
+    const readTypes = new Set(byId.map((c) => c.objectType));
+    // A stream whose every object type is read by id needs no run.
+    const runs = streams.filter((s) => !syncers.get(s)!.objectTypes.every((t) => readTypes.has(t)));
+    if (connection.status === 'valid') {
+      for (const stream of runs) this.queue(connection.id, stream);
+      for (const c of byId) this.queueRead(connection.id, c.objectType, c.remoteId);
+    }
     return streams;
   }
 
@@ -272,18 +282,46 @@ export class ProviderWebhookService {
    * window loses the send, not the change: the scheduled sync reads it.
    */
   private queue(connectionId: string, stream: string): void {
-    const key = `${connectionId}:${stream}`;
+    this.debounce(`${connectionId}:${stream}`, () => void this.send(connectionId, stream));
+  }
+
+  /** Gathers the ids of changed objects of a type over a burst (as `queue`), then reads them by id. */
+  private queueRead(connectionId: string, objectType: string, remoteId: string): void {
+    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => void this.readChanged(connectionId, objectType, ids), remoteId);
+  }
+
+  private debounce(key: string, fire: (ids: string[]) => void, id?: string): void {
     const now = Date.now();
     const pending = this.pending.get(key);
     if (pending) {
+      if (id !== undefined) pending.ids.add(id);
       if (now - pending.first < this.maxWaitMs) pending.timer.refresh();
       return;
     }
+    const ids = new Set(id === undefined ? [] : [id]);
     const timer = setTimeout(() => {
       this.pending.delete(key);
-      void this.send(connectionId, stream);
+      fire([...ids]);
     }, this.debounceMs);
-    this.pending.set(key, { first: now, timer });
+    this.pending.set(key, { first: now, timer, ids });
+  }
+
+  /**
+   * Reads changed objects by id and saves them with their record events. If the read fails, the stream that holds
+   * their type runs instead (the change is not lost either way: the scheduled sync reads it too).
+   */
+  private async readChanged(connectionId: string, objectType: string, remoteIds: string[]): Promise<void> {
+    const connection = await this.controlPlane.findConnectionById(connectionId).catch(() => undefined);
+    if (!connection || connection.status !== 'valid') return;
+    const { adapter, ctx } = this.contexts.forConnection(connection, { background: true });
+    try {
+      const records = await adapter.webhooks!.fetchChanged!.fetch(ctx, objectType, remoteIds);
+      await this.unified.upsert(toRows(connection, records, null));
+    } catch (err) {
+      this.logger?.warn({ connectionId, objectType, err: { message: (err as Error).message } }, 'reading the objects a provider webhook named failed; their stream runs instead');
+      const stream = adapter.syncers.find((s) => s.objectTypes.includes(objectType));
+      if (stream) this.queue(connectionId, stream.key);
+    }
   }
 
   /** At most one send at a time per connection and stream; one asked for meanwhile follows it. */

@@ -223,6 +223,12 @@ export interface WebhookNotice {
    * `remote_was_deleted` at once (with their `.deleted` events) instead of at the next deletion check.
    */
   deleted?: { objectType: string; remoteId: string }[];
+  /**
+   * Objects the request says were created or changed. Those of a type the adapter reads by id
+   * (`ProviderWebhooks.fetchChanged`) are read and saved directly, and a stream whose every type is read so is not
+   * run: a bulk read by id is quicker than an incremental run (Zendesk's exports are paced at 10 calls a minute).
+   */
+  changed?: { objectType: string; remoteId: string }[];
 }
 
 /**
@@ -245,6 +251,8 @@ export interface ProviderWebhooks {
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
   /** For webhooks that expire: extends them, answering the new expiry. */
   renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
+  /** Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync. */
+  fetchChanged?: { objectTypes: readonly string[]; fetch(ctx: AdapterContext, objectType: string, remoteIds: string[]): Promise<UnifiedRecord[]> };
 }
 
 /**

@@ -55,6 +55,11 @@ export interface WebhookCase<Sim> {
   signsBody?: boolean;
   /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
   providerCalls(sim: Sim): number;
+  /**
+   * Where the adapter reads changed objects by id (`fetchChanged`): the reads by id and the incremental runs of
+   * the changed object's stream so far. A change then costs a read, not a run.
+   */
+  readsById?(sim: Sim): { reads: number; runs: number };
 }
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
@@ -149,8 +154,14 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
     });
 
     it('a change in the provider reaches the unified object and the customer’s receiver', async () => {
+      const before = c.readsById?.(sim);
       const { remoteId, eventType, marker } = c.change(sim);
       const event = await until('the record event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
+      if (before) {
+        const after = c.readsById!(sim);
+        expect(after.reads).toBeGreaterThan(before.reads);
+        expect(after.runs).toBe(before.runs);
+      }
       expect(event.data.id_connection).toBe(connectionId);
       expect(JSON.stringify((await objectOf(eventType, remoteId))!.data)).toContain(marker);
       expect(c.sent(sim).length).toBeGreaterThan(0);
