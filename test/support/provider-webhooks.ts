@@ -44,8 +44,10 @@ export interface WebhookCase<Sim> {
   /**
    * `registered`: Omniport creates the webhook at the provider (default). `app`: an app admin subscribes the
    * provider app once (HubSpot): `registered(sim)` is the app's setting, and it outlives the connection.
+   * `manual`: the provider's API cannot create it (Front): an admin pastes the connection's
+   * `real_time_setup.url` (done in `connect`), and it outlives the connection as an app's setting does.
    */
-  mode?: 'registered' | 'app';
+  mode?: 'registered' | 'app' | 'manual';
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
   signsTime: boolean;
   /**
