@@ -1,6 +1,6 @@
 /**
  * Provider webhooks in (issue 17): latency from a change in a ticketing simulator (Zendesk by default;
- * `BENCH_PROVIDER=gitlab|linear|jira`) to the customer's
+ * `BENCH_PROVIDER=gitlab|linear|jira|gorgias`) to the customer's
  * receiver (a ticketing.ticket.updated event), p50 and p95, with real-time updates on (the simulator's
  * signed webhook → Omniport → incremental sync of the stream → record event → webhook out) against
  * polling alone with the project's sync interval at 1 minute (no provider webhook registered).
@@ -19,10 +19,12 @@ import { zendeskAdapter } from '../src/providers/zendesk';
 import { gitlabAdapter } from '../src/providers/gitlab';
 import { linearAdapter } from '../src/providers/linear';
 import { jiraAdapter } from '../src/providers/jira';
+import { gorgiasAdapter } from '../src/providers/gorgias';
 import { startZendeskSimulator } from '../test/simulators/zendesk';
 import { startGitlabSimulator } from '../test/simulators/gitlab';
 import { startLinearSimulator } from '../test/simulators/linear';
 import { startJiraSimulator } from '../test/simulators/jira';
+import { startGorgiasSimulator } from '../test/simulators/gorgias';
 import { connect, percentile, startBenchServer } from './support';
 
 /** What the benchmark needs of a provider: its simulator seeded with an account's worth of tickets, the connection, a remote change. */
@@ -97,6 +99,21 @@ const PROVIDERS: Record<string, BenchProvider> = {
         rename: (i, subject) => void sim.updateIssueRemotely(ids[i]!, { summary: subject }),
         webhooksSent: () => sim.hooks.sender.sent.length,
         ticketRuns: () => sim.requests.filter((r) => r.path.startsWith('/rest/api/3/search')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  gorgias: {
+    adapter: gorgiasAdapter,
+    async start() {
+      const sim = await startGorgiasSimulator();
+      const ids = sim.seedTickets(200);
+      const cred = sim.credentials[0]!;
+      return {
+        connection: { provider: 'gorgias', credentials: { email: cred.email, api_token: cred.apiKey }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateTicketRemotely(ids[i]!, { subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/api/tickets' && r.method === 'GET').length,
         close: () => sim.close(),
       };
     },
