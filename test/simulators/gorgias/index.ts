@@ -669,8 +669,14 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
     }),
     route('POST', '/api/integrations', (req, _p, who) => {
       checkQ(req, 'none');
-      const b = checkB(req, BODIES.createIntegration) as { name: string; description?: string | null; http: SimHttpIntegration['http'] };
-      return ok(integrationJson(hooks.create({ name: b.name, description: b.description, http: { request_content_type: 'application/json', response_content_type: 'application/json', triggers: {}, ...b.http } }), who), 201);
+      const b = checkB(req, BODIES.createIntegration) as { name: string; description?: string | null; http: Partial<SimHttpIntegration['http']> & { url: string; method: string } };
+      const { request_content_type: requestType, response_content_type: responseType, triggers, ...http } = b.http;
+      const created = hooks.create({
+        name: b.name,
+        description: b.description,
+        http: { ...http, request_content_type: requestType ?? 'application/json', response_content_type: responseType ?? 'application/json', triggers: triggers ?? {} },
+      });
+      return ok(integrationJson(created, who), 201);
     }),
     route('GET', '/api/integrations/{id}', (req, _p, who) => {
       checkQ(req, 'none');
