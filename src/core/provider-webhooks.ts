@@ -24,6 +24,9 @@ export interface ProviderWebhookLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** The `remote_ids` key saying which secret signs, when it is not the row's own (`oauth_app`: the project's OAuth app's client secret). */
+const SIGNED_BY = 'signed_by';
+
 /** Delivery ids are kept this long: longer than every provider's replay window. */
 const RECEIPT_RETENTION_MS = 24 * 3_600_000;
 
@@ -147,13 +150,18 @@ export class ProviderWebhookService {
     try {
       const { ctx } = this.contexts.forConnection(connection, { background: true });
       const made = await adapter.webhooks.register(ctx, url);
+      if (made.signedByOAuthApp && !(await this.appSecretOf?.(connection.projectId, connection.provider))) {
+        // Nothing could verify its requests: not kept.
+        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
+      }
       return await this.repo.insert({
         projectId: connection.projectId,
         connectionId: connection.id,
         provider: connection.provider,
         routeKey,
         mode: made.manual ? 'manual' : 'registered',
-        remoteIds: made.remoteIds,
+        remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
         secretEncrypted: this.box.encrypt(made.secret),
         expiresAt: made.expiresAt ?? null,
       });
@@ -221,7 +229,8 @@ export class ProviderWebhookService {
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
-    const body = this.verifiedBody(hooks, req, this.box.decrypt(row.secretEncrypted), refused);
+    const secret = row.remoteIds[SIGNED_BY] === 'oauth_app' ? await this.appSecretOf?.(row.projectId, provider) : this.box.decrypt(row.secretEncrypted);
+    const body = this.verifiedBody(hooks, req, secret, refused);
     const answer = hooks.challenge?.(req);
     if (answer) return { kind: 'challenge', answer };
     const notice = hooks.parse(req, body);

@@ -243,8 +243,13 @@ export interface ProviderWebhooks {
    * Creates the webhook at the provider; answers its ids and the signing secret. `manual`: the provider's API
    * cannot create it (Front's app webhooks): an admin pastes the address (`real_time_setup` of
    * GET /connections/{id}) and the secret comes from the connection's credentials; nothing is deleted with it.
+   * `signedByOAuthApp`: the provider signs with the client secret of the project's OAuth app (Jira's dynamic
+   * webhooks), read at each request (it may be rotated); `secret` is then empty.
    */
-  register(ctx: AdapterContext, url: string): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date; manual?: boolean }>;
+  register(
+    ctx: AdapterContext,
+    url: string,
+  ): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date; manual?: boolean; signedByOAuthApp?: boolean }>;
   /** Deletes what `register` created (a hook already gone is not an error). */
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
   /** For webhooks that expire: extends them, answering the new expiry. */

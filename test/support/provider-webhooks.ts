@@ -57,6 +57,8 @@ export interface WebhookCase<Sim> {
   signsBody?: boolean;
   /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
   providerCalls(sim: Sim): number;
+  /** The provider's own further steps (Jira: renewing an expiring webhook), run before the connection is deleted. */
+  more?(get: () => { server: TestServer; sim: Sim; connectionId: string }): void;
 }
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
@@ -223,6 +225,8 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       // many requests (a minute of requests on this loaded machine makes three or four).
       expect(calls).toBeLessThanOrEqual(Math.max(5 * perRun, 10));
     }, 240_000);
+
+    c.more?.(() => ({ server, sim, connectionId }));
 
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);
