@@ -4,12 +4,14 @@
  * App secret, and the admin pastes `real_time_setup.url` as the app's webhook (Front checks it with a challenge).
  */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
+import { createLink, request } from '../support/connect-flow';
 import { connect } from '../support/connect-simulators';
 import { describeWebhooksIn } from '../support/provider-webhooks';
 import { FrontHooks, frontHookHeaders, startFrontSimulator, type FrontSimulator } from '../simulators/front';
 
 const APP_SECRET = FrontHooks.newAppSecret();
+const ROTATED_SECRET = FrontHooks.newAppSecret();
 let conversations: string[] = [];
 let changes = 0;
 
@@ -62,4 +64,21 @@ describeWebhooksIn<FrontSimulator>({
     }),
   sign: (secret, body, at) => frontHookHeaders(secret, body, at.getTime()),
   providerCalls: (sim) => sim.requests.length,
+  more(get) {
+    it('a rotated App secret given when the connection is authorised again replaces the stored one (same address)', async () => {
+      const { server, sim, connectionId } = get();
+      const url = sim.hooks.webhooks[0]!.url;
+      // The admin regenerates the app's secret in Front, then re-authorises through a magic link with it.
+      const link = await createLink(server, { linked_user_origin_id: 'webhooks-in' });
+      const res = await request(`${link.url}/providers/front/credentials`, { form: { base_url: sim.url, access_token: sim.token, app_secret: ROTATED_SECRET } });
+      expect(res.status, res.text).toBe(303);
+      expect((await server.call('GET', '/connections')).body.data.map((c: { id_connection: string }) => c.id_connection)).toEqual([connectionId]);
+      expect((await server.call('GET', `/connections/${connectionId}`)).body.data.real_time_setup.url).toBe(url);
+      const body = JSON.stringify({ type: 'tag_added', authorization: { id: 'cmp_1a2b3' }, payload: { id: `evt_rot_${randomUUID()}`, type: 'tag', conversation: { id: conversations[0] } } });
+      const post = (secret: string) => fetch(url, { method: 'POST', headers: frontHookHeaders(secret, body, Date.now()), body }).then((r) => r.status);
+      expect(await post(APP_SECRET)).toBe(401);
+      expect(await post(ROTATED_SECRET)).toBe(202);
+      sim.hooks.webhooks[0]!.secret = ROTATED_SECRET;
+    });
+  },
 });
