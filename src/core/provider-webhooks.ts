@@ -25,10 +25,13 @@ export interface ProviderWebhookLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** The `remote_ids` key saying which secret signs, when it is not the row's own (`oauth_app`: the project's OAuth app's client secret). */
+const SIGNED_BY = 'signed_by';
+
 /** Delivery ids are kept this long: longer than every provider's replay window. */
 const RECEIPT_RETENTION_MS = 24 * 3_600_000;
 
-export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' };
+export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' } | { kind: 'challenge'; answer: Record<string, unknown> };
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
@@ -87,9 +90,16 @@ export class ProviderWebhookService {
     return createHmac('sha256', this.box.deriveKey('provider-app-webhooks')).update(`${projectId}:${provider}`).digest('hex').slice(0, 40);
   }
 
-  /** What an app admin pastes in the provider app's webhook settings for this connection's project, if it applies. */
+  /**
+   * What an admin pastes in the provider's settings, if it applies: the project's address for a provider app's
+   * webhooks (HubSpot), or the connection's own address for webhooks the provider's API cannot create (Front).
+   */
   async appSetupOf(connection: ConnectionRow): Promise<{ url: string; signed_with: string } | undefined> {
     const adapter = this.contexts.adapterOf(connection);
+    const row = adapter.webhooks?.signedWith ? await this.repo.ofConnection(connection.id) : undefined;
+    if (row?.mode === 'manual' && this.opts.publicUrl) {
+      return { url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${row.routeKey}`, signed_with: adapter.webhooks!.signedWith! };
+    }
     if (!adapter.appWebhooks || adapter.manifest.sandbox || !this.opts.publicUrl) return undefined;
     return {
       url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${this.appKeyOf(connection.projectId, connection.provider)}`,
@@ -131,7 +141,9 @@ export class ProviderWebhookService {
       return this.registerAppFor(connection);
     }
     if (!adapter.webhooks) return undefined;
-    if (await this.repo.ofConnection(connection.id)) return undefined; // re-authorised: it exists
+    const existing = await this.repo.ofConnection(connection.id);
+    if (existing?.mode === 'manual') return this.refreshManual(connection, existing);
+    if (existing) return undefined; // re-authorised: it exists
     const base = await this.publicBase();
     if (!base) return undefined;
     const routeKey = randomBase62(24);
@@ -139,13 +151,18 @@ export class ProviderWebhookService {
     try {
       const { ctx } = this.contexts.forConnection(connection, { background: true });
       const made = await adapter.webhooks.register(ctx, url);
+      if (made.signedByOAuthApp && !(await this.appSecretOf?.(connection.projectId, connection.provider))) {
+        // Nothing could verify its requests: not kept.
+        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
+      }
       return await this.repo.insert({
         projectId: connection.projectId,
         connectionId: connection.id,
         provider: connection.provider,
         routeKey,
-        mode: 'registered',
-        remoteIds: made.remoteIds,
+        mode: made.manual ? 'manual' : 'registered',
+        remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
         secretEncrypted: this.box.encrypt(made.secret),
         expiresAt: made.expiresAt ?? null,
       });
@@ -154,6 +171,21 @@ export class ProviderWebhookService {
       this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'creating the provider webhook failed; real-time updates are off for this connection');
       return undefined;
     }
+  }
+
+  /**
+   * A connection re-authorised with new credentials: a `manual` webhook's secret comes from them (an admin may
+   * have rotated it), so it is read again; the address stays the one pasted at the provider.
+   */
+  private async refreshManual(connection: ConnectionRow, row: ProviderWebhookRow): Promise<ProviderWebhookRow> {
+    try {
+      const { ctx } = this.contexts.forConnection(connection, { background: true });
+      const made = await this.contexts.adapterOf(connection).webhooks!.register(ctx, '');
+      await this.repo.update(row.id, { secretEncrypted: this.box.encrypt(made.secret), remoteIds: made.remoteIds });
+    } catch (err) {
+      this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'reading the webhook secret of the new credentials failed; the previous one stays');
+    }
+    return row;
   }
 
   /** Before a connection is deleted: deletes its provider webhook (a failure is logged; the row goes with the connection). */
@@ -198,7 +230,10 @@ export class ProviderWebhookService {
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
-    const body = this.verifiedBody(hooks, req, this.box.decrypt(row.secretEncrypted), refused);
+    const secret = row.remoteIds[SIGNED_BY] === 'oauth_app' ? await this.appSecretOf?.(row.projectId, provider) : this.box.decrypt(row.secretEncrypted);
+    const body = this.verifiedBody(hooks, req, secret, refused);
+    const answer = hooks.challenge?.(req);
+    if (answer) return { kind: 'challenge', answer };
     const notice = hooks.parse(req, body);
     if (!notice) return { kind: 'ignored' };
     const streams = await this.apply(row, connection, notice);

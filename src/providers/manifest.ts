@@ -79,6 +79,12 @@ export interface OAuthSpec {
   accountUrlFromToken?: string;
   /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
   tokenRequestBody?: 'form' | 'json';
+  /**
+   * False: the hosted connect page does not offer this provider's OAuth flow (Jira's needs Atlassian's
+   * `audience` parameter and a cloud-id lookup that Omniport does not do yet). The project's OAuth app still
+   * renews the tokens of connections made with POST /connections, and signs what the provider signs with it.
+   */
+  connectPage?: boolean;
 }
 
 export interface RateLimitHeaders {

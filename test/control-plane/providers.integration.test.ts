@@ -43,6 +43,8 @@ it('lists Freshdesk and Intercom with what they can do and what they cannot', as
   expect(byName('intercom')).toMatchObject({ vertical: 'ticketing', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.intercom.io' });
   expect(byName('intercom').capabilities['ticketing.attachment']).not.toContain('create');
   for (const n of ['freshdesk', 'intercom']) expect(byName(n).limitations.length).toBeGreaterThan(0);
+  // Jira takes an API token (the fields shown) or OAuth tokens (its OAuth app renews them and signs dynamic webhooks).
+  expect(byName('jira')).toMatchObject({ credential_fields: ['email', 'api_token'], oauth: true, auth_kind: 'basic' });
 });
 
 it('lists Asana with its credentials, OAuth, collections and what it cannot do', async () => {

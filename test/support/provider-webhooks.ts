@@ -44,8 +44,10 @@ export interface WebhookCase<Sim> {
   /**
    * `registered`: Omniport creates the webhook at the provider (default). `app`: an app admin subscribes the
    * provider app once (HubSpot): `registered(sim)` is the app's setting, and it outlives the connection.
+   * `manual`: the provider's API cannot create it (Front): an admin pastes the connection's
+   * `real_time_setup.url` (done in `connect`), and it outlives the connection as an app's setting does.
    */
-  mode?: 'registered' | 'app';
+  mode?: 'registered' | 'app' | 'manual';
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
   signsTime: boolean;
   /**
@@ -60,6 +62,8 @@ export interface WebhookCase<Sim> {
    * the changed object's stream so far. A change then costs a read, not a run.
    */
   readsById?(sim: Sim): { reads: number; runs: number };
+  /** The provider's own further steps (Jira: renewing an expiring webhook), run before the connection is deleted. */
+  more?(get: () => { server: TestServer; sim: Sim; connectionId: string }): void;
 }
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
@@ -232,6 +236,8 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       // many requests (a minute of requests on this loaded machine makes three or four).
       expect(calls).toBeLessThanOrEqual(Math.max(5 * perRun, 10));
     }, 240_000);
+
+    c.more?.(() => ({ server, sim, connectionId }));
 
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);
