@@ -132,7 +132,12 @@ export class OAuthService implements TokenRefresher {
     return {
       authorizeUrl: resolve(app.authorizeUrl, spec.authorizeUrl),
       tokenUrl: resolve(app.tokenUrl, spec.tokenUrl),
-      scopes: app.scopes ?? spec.scopes,
+      scopes: (app.scopes ?? spec.scopes).map((scope) => {
+        // A scope naming the account's own address (Dynamics: `{base_url}/.default`, the environment as resource).
+        if (!scope.includes('{base_url}')) return scope;
+        if (!baseUrl) throw new AppError('validation_failed', `${manifest.displayName} needs the address of the account`, { field: 'base_url' });
+        return scope.replaceAll('{base_url}', new URL(baseUrl).origin);
+      }),
       pkce: spec.pkce,
       clientAuth: spec.clientAuth ?? 'post',
       tokenRequestBody: spec.tokenRequestBody ?? 'form',

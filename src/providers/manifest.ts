@@ -65,6 +65,7 @@ export interface BudgetCost {
 export interface OAuthSpec {
   authorizeUrl: string;
   tokenUrl: string;
+  /** `{base_url}` in a scope is the origin of the connection's base URL (Dynamics: the environment as resource). */
   scopes: string[];
   pkce: boolean;
   /**
