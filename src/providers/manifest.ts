@@ -80,6 +80,11 @@ export interface OAuthSpec {
   accountUrlFromToken?: string;
   /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
   tokenRequestBody?: 'form' | 'json';
+  /**
+   * The token requests repeat the scopes (`scope`), as the Microsoft identity platform expects of a refresh
+   * (a token is for one resource; the refresh names it again).
+   */
+  tokenRequestScope?: boolean;
 }
 
 export interface RateLimitHeaders {
@@ -104,6 +109,8 @@ export interface ProviderManifest {
   credentials: z.ZodType<Record<string, string>>;
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
+  /** How the account's address looks, as the connect page's example (Dynamics: `https://your-org.crm.dynamics.com`). */
+  accountUrlExample?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
   oauth?: OAuthSpec;
   /**

@@ -17,6 +17,7 @@ export const dynamicsManifest: ProviderManifest = {
   displayName: 'Microsoft Dynamics 365 Sales',
   vertical: 'crm',
   authKind: 'oauth2',
+  accountUrlExample: 'https://your-org.crm.dynamics.com',
   credentials: z
     .object({
       access_token: z.string().min(1).describe('A Microsoft Entra access token for the environment; give the environment URL (https://<org>.crm.dynamics.com) as base_url.'),
@@ -30,6 +31,8 @@ export const dynamicsManifest: ProviderManifest = {
     // The environment as resource (its origin, from the base URL typed on the connect page), and a refresh token.
     scopes: ['{base_url}/.default', 'offline_access'],
     pkce: true,
+    // The identity platform issues a token for one resource: the refresh names the environment again.
+    tokenRequestScope: true,
   },
   // https://learn.microsoft.com/power-apps/developer/data-platform/api-limits — service protection limits,
   // per user (the connection's) and web server: 6,000 requests in a 5-minute sliding window (also 20 minutes

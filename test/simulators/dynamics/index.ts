@@ -86,6 +86,8 @@ export interface DynamicsSimulator {
   remove(table: Table, id: string): void;
   addColumn(table: Table, def: { LogicalName: string; AttributeType: ColType; DisplayName?: string }): SimColumn;
   addAccessToken(token: string): void;
+  /** Every access token stops working (expired or revoked): calls answer 401 until a new one. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -490,6 +492,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
       return c;
     },
     addAccessToken: (token) => void tokens.add(token),
+    expireAccessTokens: () => tokens.clear(),
     close: () => server.close(),
   };
 }
