@@ -35,6 +35,8 @@ export const dynamicsDriver: CrmDriver = {
         // Incremental runs followed delta links (change tracking), which answered the deleted contact.
         expect(sim.requests.some((r) => r.path.endsWith('/contacts') && typeof r.query.$deltatoken === 'string' && r.status === 200)).toBe(true);
         expect(sim.requests.some((r) => typeof r.query.$skiptoken === 'string')).toBe(true);
+        // The batch of contacts went in one $batch.
+        expect(sim.requests.some((r) => r.path === '/api/data/v9.2/$batch' && r.status === 200)).toBe(true);
         await sim.close();
       },
     };

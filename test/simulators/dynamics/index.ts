@@ -429,6 +429,90 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     throw new DvError(405, '0x80060888', `The HTTP method ${req.method} is not allowed here`);
   }
 
+  /** Splits a MIME part into its headers (lower-cased names) and body. */
+  function mimePart(text: string): { headers: Record<string, string>; body: string } {
+    const m = /\r?\n\r?\n/.exec(text);
+    const headers: Record<string, string> = {};
+    for (const line of (m ? text.slice(0, m.index) : text).split(/\r?\n/)) {
+      const i = line.indexOf(':');
+      if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+    return { headers, body: m ? text.slice(m.index + m[0].length) : '' };
+  }
+  function mimeParts(text: string, boundary: string): string[] {
+    const out: string[] = [];
+    const lines = text.split(/\r?\n/);
+    let current: string[] | null = null;
+    for (const line of lines) {
+      if (line === `--${boundary}` || line === `--${boundary}--`) {
+        if (current) out.push(current.join('\r\n'));
+        current = line.endsWith('--') && line !== `--${boundary}` ? null : [];
+        continue;
+      }
+      current?.push(line);
+    }
+    return out;
+  }
+  const boundaryOf = (type: string | undefined) => /boundary="?([^";]+)"?/i.exec(type ?? '')?.[1];
+
+  /** One `application/http` request of a batch, run as if sent alone. */
+  function batchRequest(text: string, outer: SimRequest): SimResponse {
+    const first = /^(GET|POST|PATCH|DELETE|PUT) (\S+) HTTP\/1\.1\r?\n/.exec(text);
+    if (!first) return { status: 400, body: errorBody(new DvError(400, '0x80060888', 'A request in the batch has no request line')) };
+    const { headers, body } = mimePart(text.slice(first[0].length));
+    const url = new URL(first[2]!, server.url);
+    let json: unknown;
+    try {
+      json = body.trim() ? JSON.parse(body) : undefined;
+    } catch {
+      return { status: 400, body: errorBody(new DvError(400, '0x80040333', 'The request body is not valid JSON')) };
+    }
+    const inner: SimRequest = { ...outer, method: first[1]!, path: url.pathname, query: url.searchParams, headers, body: json, rawBody: body };
+    try {
+      return route(inner);
+    } catch (err) {
+      if (err instanceof DvError) return { status: err.status, body: errorBody(err) };
+      throw err;
+    }
+  }
+
+  /**
+   * `POST $batch`: `multipart/mixed` parts, each a request or a change set (simulated with one request,
+   * which is then all or nothing by itself). Stops at the first failure unless `Prefer:
+   * odata.continue-on-error`.
+   */
+  function batch(req: SimRequest): SimResponse {
+    const boundary = boundaryOf(String(req.headers['content-type'] ?? ''));
+    if (!boundary || !/^multipart\/mixed/i.test(String(req.headers['content-type']))) throw new DvError(400, '0x80060888', 'The batch request must be multipart/mixed with a boundary');
+    const continueOnError = /odata\.continue-on-error/i.test(String(req.headers.prefer ?? ''));
+    const parts = mimeParts(req.rawBody, boundary);
+    if (parts.length > 1000) throw new DvError(400, '0x80060888', 'The number of requests in a batch cannot exceed 1000');
+    const answer = `batchresponse_${randomUUID()}`;
+    const out: string[] = [];
+    const httpPart = (res: SimResponse, contentId?: string) =>
+      ['Content-Type: application/http', 'Content-Transfer-Encoding: binary', ...(contentId ? [`Content-ID: ${contentId}`] : []), '', `HTTP/1.1 ${res.status} ${res.status < 300 ? 'OK' : 'Error'}`, 'Content-Type: application/json; odata.metadata=minimal', 'OData-Version: 4.0', ...Object.entries(res.headers ?? {}).map(([k, v]) => `${k}: ${v}`), '', res.body === undefined ? '' : JSON.stringify(res.body)].join('\r\n');
+    for (const part of parts) {
+      const { headers, body } = mimePart(part);
+      const type = headers['content-type'] ?? '';
+      let res: SimResponse;
+      if (/^multipart\/mixed/i.test(type)) {
+        const inner = mimeParts(body, boundaryOf(type) ?? '');
+        if (inner.length !== 1) throw new DvError(400, '0x80060888', 'Change sets of more than one request are not simulated');
+        const one = mimePart(inner[0]!);
+        res = batchRequest(one.body, req);
+        if (res.status < 300) {
+          const cs = `changesetresponse_${randomUUID()}`;
+          out.push(`--${answer}\r\nContent-Type: multipart/mixed; boundary=${cs}\r\n\r\n--${cs}\r\n${httpPart(res, one.headers['content-id'])}\r\n--${cs}--`);
+        } else out.push(`--${answer}\r\n${httpPart(res)}`);
+      } else {
+        res = batchRequest(body, req);
+        out.push(`--${answer}\r\n${httpPart(res)}`);
+      }
+      if (res.status >= 400 && !continueOnError) break;
+    }
+    return { status: 200, body: `${out.join('\r\n')}\r\n--${answer}--\r\n`, headers: { 'content-type': `multipart/mixed; boundary=${answer}` } };
+  }
+
   function handle(req: SimRequest): SimResponse {
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
     if (!bearer || !tokens.has(bearer[1]!)) {
@@ -445,6 +529,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     spent.set(bearer[1]!, window);
     if (!req.path.startsWith(`${API}/`)) return { status: 404, body: { error: { code: '0x80060888', message: 'Resource not found' } } };
     try {
+      if (req.method === 'POST' && req.path === `${API}/$batch`) return batch(req);
       return route(req);
     } catch (err) {
       if (err instanceof DvError) return { status: err.status, body: errorBody(err) };
