@@ -67,6 +67,10 @@ export interface DynamicsSimulatorOptions {
   maxPageSize?: number;
   /** Service protection: requests per user in a 5-minute window (default 6,000). */
   requestsPerFiveMinutes?: number;
+  /** The service protection window, scaled for tests (default 5 minutes). */
+  serviceProtectionWindowMs?: number;
+  /** Keep request bodies in the log (default true). */
+  recordBodies?: boolean;
   users?: number;
 }
 
@@ -107,6 +111,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
   const requests: RecordedRequest[] = [];
   const tokens = new Set(opts.accessTokens ?? ['dv-test-token']);
   const limit = opts.requestsPerFiveMinutes ?? 6000;
+  const windowMs = opts.serviceProtectionWindowMs ?? 300_000;
   const spent = new Map<string, number[]>();
   /** A change number per write (the row's versionnumber); delta tokens are change numbers. */
   let version = 1000;
@@ -520,10 +525,10 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     }
     // Service protection: requests per user in a sliding 5-minute window.
     const now = clock.now();
-    const window = (spent.get(bearer[1]!) ?? []).filter((at) => at > now - 300_000);
+    const window = (spent.get(bearer[1]!) ?? []).filter((at) => at > now - windowMs);
     if (window.length >= limit) {
-      const retry = Math.max(1, Math.ceil((window[0]! + 300_000 - now) / 1000));
-      return { status: 429, headers: { 'retry-after': String(retry) }, body: { error: { code: '0x80072322', message: `Number of requests exceeded the limit of ${limit} over time window of 300 seconds.` } } };
+      const retry = Math.max(1, Math.ceil((window[0]! + windowMs - now) / 1000));
+      return { status: 429, headers: { 'retry-after': String(retry) }, body: { error: { code: '0x80072322', message: `Number of requests exceeded the limit of ${limit} over time window of ${windowMs / 1000} seconds.` } } };
     }
     window.push(now);
     spent.set(bearer[1]!, window);
@@ -542,6 +547,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     faults,
     requests,
     maxRequestLog: 20_000,
+    recordBodies: opts.recordBodies,
     describeAuth(req) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
       return bearer ? { scheme: 'bearer', label: null, valid: tokens.has(bearer[1]!) } : null;
