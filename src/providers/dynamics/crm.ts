@@ -86,14 +86,14 @@ export function dynamicsCrmOperations(metadata: Metadata): CrmOperations {
     const custom = () => customFieldsBody(metadata, ctx, objectType, customFields);
     switch (objectType) {
       case 'crm.contact':
-        return { table: 'contact', body: { ...desunifyContact(f, create), ...(await custom()) } };
+        return { table: 'contact', body: { ...desunifyContact(f), ...(await custom()) } };
       case 'crm.company': {
         const industries = has(f, 'industry') && f.industry !== null ? await metadata.options(ctx, 'account', 'industrycode') : null;
-        return { table: 'account', body: { ...desunifyAccount(f, create, industries), ...(await custom()) } };
+        return { table: 'account', body: { ...desunifyAccount(f, industries), ...(await custom()) } };
       }
       case 'crm.deal': {
         const currencies = has(f, 'currency') ? await metadata.currencies(ctx) : new Map<string, string>();
-        return { table: 'opportunity', body: { ...desunifyOpportunity(f, create, currencies), ...(await custom()) } };
+        return { table: 'opportunity', body: { ...desunifyOpportunity(f, currencies), ...(await custom()) } };
       }
       case 'crm.note':
         await custom();

@@ -179,7 +179,7 @@ export function unifyContact(r: Row, ids: IdOf): UnifiedRecord {
   });
 }
 
-export function desunifyContact(input: CrmWrite, create: boolean): Record<string, unknown> {
+export function desunifyContact(input: CrmWrite): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'first_name')) body.firstname = input.first_name;
   if (has(input, 'last_name')) body.lastname = input.last_name;
@@ -205,7 +205,7 @@ export function unifyAccount(r: Row, ids: IdOf): UnifiedRecord {
   });
 }
 
-export function desunifyAccount(input: CrmWrite, create: boolean, industries: OptionValue[] | null): Record<string, unknown> {
+export function desunifyAccount(input: CrmWrite, industries: OptionValue[] | null): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'name')) body.name = input.name;
   if (has(input, 'industry')) {
@@ -244,7 +244,7 @@ export function unifyOpportunity(r: Row, ids: IdOf, currencies: Map<string, stri
   });
 }
 
-export function desunifyOpportunity(input: CrmWrite, create: boolean, currencies: Map<string, string>): Record<string, unknown> {
+export function desunifyOpportunity(input: CrmWrite, currencies: Map<string, string>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'name')) body.name = input.name;
   if (has(input, 'description')) body.description = input.description;
@@ -361,7 +361,7 @@ function regarding(body: Record<string, unknown>, activity: string, parent: Retu
   body[`regardingobjectid_${parent.table}_${activity}@odata.bind`] = `/${parent.set}(${parent.id})`;
 }
 
-/** A task's fields; its state (open or completed) is set apart (`stateAfter`), after a create. */
+/** A task's fields, and its state (open or completed) apart: a create sets it in a second call. */
 export function desunifyTask(input: CrmWrite): { body: Record<string, unknown>; state?: Record<string, unknown> } {
   const body: Record<string, unknown> = {};
   if (has(input, 'subject')) body.subject = input.subject;

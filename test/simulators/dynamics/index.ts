@@ -29,7 +29,6 @@ const SETS: Record<string, Table> = {
   appointments: 'appointment',
   transactioncurrencies: 'transactioncurrency',
 };
-const SET_OF = Object.fromEntries(Object.entries(SETS).map(([s, t]) => [t, s])) as Record<Table, string>;
 const KEY: Record<Table, string> = {
   systemuser: 'systemuserid',
   account: 'accountid',
