@@ -129,6 +129,13 @@ describe('dynamics writes', () => {
       [call.remoteId, 'CALL'],
       [meeting.remoteId, 'MEETING'],
     ]);
+    const cursor = (await collect(syncerOf(adapter, 'crm.engagement'), ctx)).map((b) => b.cursor).filter(Boolean).at(-1);
+
+    // Deleting the contact takes the call regarding it along (Dataverse cascades activities): both delta links see it.
+    sim.remove('contact', String(contacts[0]!.contactid));
+    const delta = await collect(syncerOf(adapter, 'crm.engagement'), ctx, { since: new Date(0), cursor });
+    expect(delta.flatMap((b) => b.deleted ?? [])).toEqual([{ objectType: 'crm.engagement', remoteId: call.remoteId }]);
+    expect(delta.flatMap((b) => b.records)).toEqual([]);
   });
 
   it('creates contacts in one $batch, a change set each: a refused one fails alone, the others answer their rows in order', async () => {

@@ -8,7 +8,8 @@
  * `$select`; paging with `Prefer: odata.maxpagesize` and `@odata.nextLink`; change tracking (`Prefer:
  * odata.track-changes` → `@odata.deltaLink` on the last page; a delta link answers the rows changed since and
  * `$deletedEntity` entries for the deleted ones); table metadata (columns, option sets); custom columns;
- * WhoAmI; bearer tokens; the service protection limit (429 with Retry-After).
+ * WhoAmI; deletes that take the notes and activities regarding a row with it and clear other lookups to it;
+ * bearer tokens; the service protection limit (429 with Retry-After).
  */
 import { randomUUID } from 'node:crypto';
 import { FaultController, SimClock, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
@@ -272,9 +273,25 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     return r;
   }
 
+  /**
+   * Deletes a row, as Dataverse's relationship behaviours do: the notes and activities regarding it are
+   * deleted with it (cascade), other rows' lookups to it are cleared (remove link), a change of theirs.
+   */
   function remove(t: Table, id: string) {
     if (!store.get(t)!.delete(id)) throw new DvError(404, '0x80040217', `${t} With Id = ${id} Does Not Exist`);
     deletions.get(t)!.push({ id, version: ++version });
+    for (const [other, rows] of store) {
+      for (const r of [...rows.values()]) {
+        const links = Object.keys(r).filter((k) => /^_\w+_value$/.test(k) && r[k] === id);
+        if (links.length === 0) continue;
+        if ((other === 'annotation' && links.includes('_objectid_value')) || (ACTIVITIES.includes(other) && links.includes('_regardingobjectid_value'))) {
+          remove(other, String(r[KEY[other]]));
+          continue;
+        }
+        for (const k of links) Object.assign(r, { [k]: null, [`${k}@Microsoft.Dynamics.CRM.lookuplogicalname`]: null });
+        Object.assign(r, { modifiedon: stamp(), versionnumber: ++version });
+      }
+    }
   }
 
   // ------------------------------------------------------------ reads
