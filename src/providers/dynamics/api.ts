@@ -110,12 +110,22 @@ export interface Column {
   LogicalName: string;
   AttributeType?: string;
   IsCustomAttribute?: boolean;
+  IsValidForRead?: boolean;
   DisplayName?: { UserLocalizedLabel?: { Label?: string } | null } | null;
 }
 export interface OptionValue {
   value: number;
   label: string;
 }
+
+/** Column types that hold a reference: selected and read as `_<name>_value`. */
+const LOOKUPS = new Set(['Lookup', 'Customer', 'Owner']);
+/** Column types `$select` cannot name (activity parties, calendar rules, managed properties, virtual and image columns …). */
+const UNSELECTABLE = new Set(['PartyList', 'CalendarRules', 'ManagedProperty', 'EntityName', 'Virtual']);
+
+const isReadableCustom = (c: Column) => c.IsCustomAttribute === true && c.IsValidForRead !== false && !UNSELECTABLE.has(c.AttributeType ?? '');
+/** The name a column is selected and read by. */
+export const selectName = (c: Column) => (LOOKUPS.has(c.AttributeType ?? '') ? `_${c.LogicalName}_value` : c.LogicalName);
 
 /**
  * Table metadata per connection, kept for `metadataCacheMs`: the columns of a table (custom ones for
@@ -149,15 +159,15 @@ export class Metadata {
   columns(ctx: AdapterContext, table: string, opts: { fresh?: boolean } = {}): Promise<Map<string, Column>> {
     return this.cached(ctx, `columns:${table}`, opts.fresh === true, async () => {
       const res = await ctx.http.get<{ value?: Column[] }>(`${API}/EntityDefinitions(LogicalName=${odataString(table)})/Attributes`, {
-        query: { $select: 'LogicalName,AttributeType,IsCustomAttribute,DisplayName' },
+        query: { $select: 'LogicalName,AttributeType,IsCustomAttribute,IsValidForRead,DisplayName' },
       });
       return new Map((Array.isArray(res.data?.value) ? res.data.value : []).filter((c) => typeof c?.LogicalName === 'string').map((c) => [c.LogicalName, c]));
     });
   }
 
-  /** The custom columns of a table. */
+  /** The custom columns of a table that can be read. */
   async custom(ctx: AdapterContext, table: string): Promise<Column[]> {
-    return [...(await this.columns(ctx, table)).values()].filter((c) => c.IsCustomAttribute === true);
+    return [...(await this.columns(ctx, table)).values()].filter(isReadableCustom);
   }
 
   /** The options of an option set column (local or global), in their order. */
@@ -181,10 +191,10 @@ export class Metadata {
     });
   }
 
-  /** `$select` of a table: the standard columns wanted that the table has, and every custom column. */
+  /** `$select` of a table: the standard columns wanted that the table has, and every readable custom column. */
   async select(ctx: AdapterContext, table: string, wanted: readonly string[], withCustom: boolean): Promise<string[]> {
     if (!withCustom) return [...wanted];
-    const custom = (await this.custom(ctx, table)).map((c) => c.LogicalName);
+    const custom = (await this.custom(ctx, table)).map(selectName);
     return [...new Set([...wanted, ...custom])];
   }
 }

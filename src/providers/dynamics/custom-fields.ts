@@ -70,11 +70,10 @@ export function customFieldSupport(metadata: Metadata): CustomFieldSupport {
     async list(ctx, objectType): Promise<RemoteField[]> {
       const table = FIELD_TABLE[objectType];
       if (!table) return [];
-      const columns = await metadata.columns(ctx, table, { fresh: true });
-      return [...columns.values()]
-        .filter((c) => c.IsCustomAttribute === true)
-        .map((c) => ({ id: c.LogicalName, label: c.DisplayName?.UserLocalizedLabel?.Label ?? c.LogicalName, type: c.AttributeType ?? 'String', object_type: objectType }));
+      await metadata.columns(ctx, table, { fresh: true });
+      return (await metadata.custom(ctx, table)).map((c) => ({ id: c.LogicalName, label: c.DisplayName?.UserLocalizedLabel?.Label ?? c.LogicalName, type: c.AttributeType ?? 'String', object_type: objectType }));
     },
-    read: (_objectType, remoteData, fieldId) => remoteData[fieldId],
+    // A custom lookup column is read as `_<name>_value` (its row's id).
+    read: (_objectType, remoteData, fieldId) => remoteData[fieldId] ?? remoteData[`_${fieldId}_value`],
   };
 }

@@ -26,7 +26,11 @@ const lastCursor = (batches: SyncBatch[]) => batches.map((b) => b.cursor).filter
 beforeAll(async () => {
   sim = await startDynamicsSimulator({ accessTokens: [TOKEN] });
   ctx = simulatorContext(adapter, { connectionId: 'dv-adapter', baseUrl: sim.url, credentials: { access_token: TOKEN } });
-  account = sim.create('account', { name: 'Initech' });
+  // Custom columns of accounts: a lookup (selected as _new_referrerid_value) and a virtual one ($select cannot name it).
+  sim.addColumn('account', { LogicalName: 'new_referrerid', AttributeType: 'Lookup', DisplayName: 'Referrer' });
+  sim.addColumn('account', { LogicalName: 'new_tags', AttributeType: 'Virtual', DisplayName: 'Tags' });
+  sim.addColumn('account', { LogicalName: 'new_tier', AttributeType: 'Integer', DisplayName: 'Tier' });
+  account = sim.create('account', { name: 'Initech', new_tier: 2 });
   for (let i = 0; i < 5; i++) contacts.push(sim.create('contact', { lastname: `Person ${i}`, 'parentcustomerid_account@odata.bind': `/accounts(${String(account.accountid)})` }));
 });
 afterAll(async () => {
@@ -67,6 +71,20 @@ describe('dynamics sync', () => {
     const whole = await collect(syncerOf(adapter, 'crm.contact'), ctx, { since: new Date(0), cursor: stale });
     expect(ids(whole)).toEqual(sim.all('contact').map((c) => c.contactid));
     expect(lastCursor(whole)).not.toContain('999999999');
+  });
+
+  it('selects the readable custom columns by the names $select takes, and lists them for field mapping', async () => {
+    const companies = (await collect(syncerOf(adapter, 'crm.company'), ctx)).flatMap((b) => b.records);
+    expect(companies[0]!.remoteData).toMatchObject({ new_tier: 2, _new_referrerid_value: null });
+    expect(companies[0]!.remoteData).not.toHaveProperty('new_tags');
+    const select = String(sim.requests.filter((r) => r.path.endsWith('/accounts')).at(-1)!.query.$select);
+    expect(select.split(',')).toEqual(expect.arrayContaining(['name', 'new_tier', '_new_referrerid_value']));
+    const fields = await adapter.customFields!.list(ctx, 'crm.company');
+    expect(fields.map((f) => [f.id, f.type])).toEqual([
+      ['new_referrerid', 'Lookup'],
+      ['new_tier', 'Integer'],
+    ]);
+    expect(adapter.customFields!.read('crm.company', companies[0]!.remoteData, 'new_tier')).toBe(2);
   });
 
   it('syncs users and the sales stages', async () => {

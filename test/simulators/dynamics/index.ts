@@ -387,7 +387,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     if (attrs && req.method === 'GET') {
       const t = attrs[1] as Table;
       if (!columns.has(t)) throw new DvError(404, '0x80040217', `Could not find entity with name '${t}'`);
-      return { status: 200, body: { value: [...columns.get(t)!.values()].map((c) => ({ LogicalName: c.LogicalName, AttributeType: c.AttributeType, IsCustomAttribute: c.IsCustomAttribute, DisplayName: { UserLocalizedLabel: { Label: c.DisplayName, LanguageCode: 1033 } } })) } };
+      return { status: 200, body: { value: [...columns.get(t)!.values()].map((c) => ({ LogicalName: c.LogicalName, AttributeType: c.AttributeType, IsCustomAttribute: c.IsCustomAttribute, IsValidForRead: true, DisplayName: { UserLocalizedLabel: { Label: c.DisplayName, LanguageCode: 1033 } } })) } };
     }
     const pick = /^\/EntityDefinitions\(LogicalName='(\w+)'\)\/Attributes\(LogicalName='(\w+)'\)\/Microsoft\.Dynamics\.CRM\.PicklistAttributeMetadata$/.exec(path);
     if (pick && req.method === 'GET') {
