@@ -43,7 +43,7 @@ const KEY: Record<Table, string> = {
 };
 const ACTIVITIES: Table[] = ['task', 'phonecall', 'appointment'];
 
-type ColType = 'String' | 'Memo' | 'Integer' | 'Money' | 'Boolean' | 'DateTime' | 'Picklist' | 'State' | 'Status' | 'Lookup' | 'Owner' | 'Customer' | 'Uniqueidentifier' | 'Decimal' | 'Double' | 'BigInt';
+type ColType = 'Virtual' | 'String' | 'Memo' | 'Integer' | 'Money' | 'Boolean' | 'DateTime' | 'Picklist' | 'State' | 'Status' | 'Lookup' | 'Owner' | 'Customer' | 'Uniqueidentifier' | 'Decimal' | 'Double' | 'BigInt';
 export interface SimColumn {
   LogicalName: string;
   AttributeType: ColType;
