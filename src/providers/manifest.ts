@@ -65,6 +65,7 @@ export interface BudgetCost {
 export interface OAuthSpec {
   authorizeUrl: string;
   tokenUrl: string;
+  /** `{base_url}` in a scope is the origin of the connection's base URL (Dynamics: the environment as resource). */
   scopes: string[];
   pkce: boolean;
   /**
@@ -85,6 +86,11 @@ export interface OAuthSpec {
    * renews the tokens of connections made with POST /connections, and signs what the provider signs with it.
    */
   connectPage?: boolean;
+  /**
+   * The token requests repeat the scopes (`scope`), as the Microsoft identity platform expects of a refresh
+   * (a token is for one resource; the refresh names it again).
+   */
+  tokenRequestScope?: boolean;
 }
 
 export interface RateLimitHeaders {
@@ -109,6 +115,8 @@ export interface ProviderManifest {
   credentials: z.ZodType<Record<string, string>>;
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
+  /** How the account's address looks, as the connect page's example (Dynamics: `https://your-org.crm.dynamics.com`). */
+  accountUrlExample?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
   oauth?: OAuthSpec;
   /**

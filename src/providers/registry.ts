@@ -3,6 +3,7 @@ import type { ProviderAdapter } from './types';
 import { asanaAdapter } from './asana';
 import { attioAdapter } from './attio';
 import { clickupAdapter } from './clickup';
+import { dynamicsAdapter } from './dynamics';
 import { closeAdapter } from './close';
 import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
@@ -45,5 +46,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter];
 }

@@ -32,6 +32,10 @@ it('lists the registered providers with their credential fields, capabilities an
   expect(attio).toMatchObject({ vertical: 'crm', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.attio.com' });
   expect(attio.capabilities['crm.contact']).not.toContain('incremental_sync');
   expect(attio.capabilities['crm.engagement']).toBeUndefined();
+  const dynamics = res.body.data.find((p: { name: string }) => p.name === 'dynamics');
+  expect(dynamics).toMatchObject({ vertical: 'crm', auth_kind: 'oauth2', oauth: true, default_base_url: null, display_name: 'Microsoft Dynamics 365 Sales' });
+  expect(dynamics.capabilities['crm.deal']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
+  expect(dynamics.limitations.join(' ')).toContain('change tracking');
   expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
 });
 

@@ -16,6 +16,7 @@ import { clickupAdapter } from '../../src/providers/clickup';
 import { closeAdapter } from '../../src/providers/close';
 import { attioAdapter } from '../../src/providers/attio';
 import { salesforceAdapter } from '../../src/providers/salesforce';
+import { dynamicsAdapter } from '../../src/providers/dynamics';
 import type { RequestBudget } from '../../src/providers/manifest';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -35,6 +36,7 @@ import { startClickUpSimulator } from '../simulators/clickup';
 import { startCloseSimulator } from '../simulators/close';
 import { startAttioSimulator } from '../simulators/attio';
 import { startSalesforceSimulator } from '../simulators/salesforce';
+import { startDynamicsSimulator } from '../simulators/dynamics';
 
 export interface Recorded {
   method: string;
@@ -308,6 +310,21 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
         sim.create('Opportunity', { AccountId: c.AccountId, Name: `Deal ${i}`, Amount: 1000 + i / 100, StageName: 'Prospecting', CloseDate: '2026-12-31' });
       }
       return { url: sim.url, credentials: { access_token: 'sf-limited-token' }, requests: sim.requests, refused: (r) => r.status === 403, close: () => sim.close() };
+    },
+  },
+  dynamics: {
+    adapter: dynamicsAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Service protection: requests per user in a sliding window, refused with 429 and Retry-After.
+      const budget = find(budgets, 'service protection (requests per user)');
+      const sim = await startDynamicsSimulator({ accessTokens: ['dv-test-token'], recordBodies: false, requestsPerFiveMinutes: budget.requests, serviceProtectionWindowMs: windowMs(budgets, budget.name) });
+      const accounts = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('account', { name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('contact', { lastname: `Contact ${i}`, 'parentcustomerid_account@odata.bind': `/accounts(${String(accounts[i % accounts.length]!.accountid)})` }),
+      );
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('opportunity', { name: `Deal ${i}`, estimatedvalue: 100 + i, 'parentcontactid@odata.bind': `/contacts(${String(contacts[i % contacts.length]!.contactid)})` });
+      return { url: sim.url, credentials: { access_token: 'dv-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
 };
