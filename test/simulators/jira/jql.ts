@@ -200,8 +200,17 @@ export function jqlDateValue(v: string, timeZone: string, now: number): number {
       `Date value '${v}' for field is invalid. Valid formats include: 'yyyy/MM/dd HH:mm', 'yyyy-MM-dd HH:mm', 'yyyy/MM/dd', 'yyyy-MM-dd', or a period format e.g. '-5d', '4w 2d'.`,
     );
   }
-  return zonedToEpoch(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), timeZone);
+  const key = `${timeZone} ${v}`;
+  let at = wallDates.get(key);
+  if (at === undefined) {
+    // A query compares each issue with the same few literals: each is converted once.
+    if (wallDates.size > 10_000) wallDates.clear();
+    at = zonedToEpoch(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), timeZone);
+    wallDates.set(key, at);
+  }
+  return at;
 }
+const wallDates = new Map<string, number>();
 
 // ---------------------------------------------------------------------------------------------------
 // evaluation

@@ -221,6 +221,21 @@ export class JiraState {
   readonly issues = new Map<string, SimIssue>();
   /** Bumped whenever an issue is created, changed or deleted: searches computed at one revision can be reused. */
   revision = 0;
+  private indexed?: { revision: number; byKey: Map<string, SimIssue>; children: Map<string, SimIssue[]> };
+
+  /** Issues by lower-case key and children by parent id, rebuilt after a change (a page renders each issue's subtasks). */
+  private indexes() {
+    if (this.indexed?.revision !== this.revision) {
+      const byKey = new Map<string, SimIssue>();
+      const children = new Map<string, SimIssue[]>();
+      for (const i of this.issues.values()) {
+        byKey.set(i.key.toLowerCase(), i);
+        if (i.parentId) children.set(i.parentId, [...(children.get(i.parentId) ?? []), i]);
+      }
+      this.indexed = { revision: this.revision, byKey, children };
+    }
+    return this.indexed;
+  }
   readonly attachments = new Map<string, SimAttachment>();
   readonly fields: SimField[] = [...SYSTEM_FIELDS];
   private seq = { issue: 10_000, project: 10_000, comment: 10_000, attachment: 10_000, custom: 10_049, account: 0 };
@@ -299,7 +314,7 @@ export class JiraState {
   }
 
   issue(idOrKey: string): SimIssue | undefined {
-    return this.issues.get(idOrKey) ?? [...this.issues.values()].find((i) => i.key.toLowerCase() === idOrKey.toLowerCase());
+    return this.issues.get(idOrKey) ?? this.indexes().byKey.get(idOrKey.toLowerCase());
   }
 
   status(id: string): SimStatus {
@@ -725,7 +740,7 @@ export class JiraState {
         startAt: 0,
       },
       worklog: { startAt: 0, maxResults: 20, total: 0, worklogs: [] },
-      subtasks: [...this.issues.values()].filter((x) => x.parentId === i.id && ISSUE_TYPES.find((t) => t.id === x.issueTypeId)?.subtask).map((x) => ({ id: x.id, key: x.key, self: `${this.baseUrl()}/rest/api/3/issue/${x.id}` })),
+      subtasks: (this.indexes().children.get(i.id) ?? []).filter((x) => ISSUE_TYPES.find((t) => t.id === x.issueTypeId)?.subtask).map((x) => ({ id: x.id, key: x.key, self: `${this.baseUrl()}/rest/api/3/issue/${x.id}` })),
       issuelinks: [],
       components: [],
       fixVersions: [],
