@@ -10,6 +10,7 @@ import { freshdeskAdapter } from '../../src/providers/freshdesk';
 import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
+import { zohoAdapter } from '../../src/providers/zoho';
 import type { RequestBudget } from '../../src/providers/manifest';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -23,6 +24,7 @@ import { startFreshdeskSimulator } from '../simulators/freshdesk';
 import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
+import { startZohoSimulator } from '../simulators/zoho';
 
 export interface Recorded {
   method: string;
@@ -217,5 +219,18 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       return { url: sim.url, credentials: { api_token: 'pd-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
+  zoho: {
+    adapter: zohoAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Zoho counts API credits per day (429 once spent); a small account stays far below them.
+      const sim = await startZohoSimulator({ validateSpec: false, accessTokens: ['zoho-limited-token'], dailyCredits: find(budgets, 'daily api credits').requests });
+      const accounts = Array.from({ length: Math.max(1, Math.round(records * 0.1)) }, (_, i) => sim.create('Accounts', { Account_Name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('Contacts', { Last_Name: `Contact ${i}`, Account_Name: { id: accounts[i % accounts.length]!.id } }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        sim.create('Deals', { Deal_Name: `Deal ${i}`, Stage: sim.stages[0], Closing_Date: '2026-12-31', Amount: 1000 + i, Contact_Name: { id: contacts[i % contacts.length]!.id } });
+      }
+      return { url: sim.url, credentials: { access_token: 'zoho-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
 };
-
