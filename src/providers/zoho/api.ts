@@ -28,6 +28,7 @@ export type ZRecord = Record<string, unknown> & { id: string };
 
 export interface ListInfo {
   more_records?: boolean;
+  next_page_token?: string;
   page?: number;
   per_page?: number;
   count?: number;
@@ -44,6 +45,12 @@ export function toDate(v: unknown): Date | null {
 }
 export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
 
+/**
+ * Zoho answers at most 2,000 records of a list by `page` (page × per_page); further pages are asked with
+ * the previous answer's `next_page_token` in `page_token` (without `page`).
+ */
+export const MAX_BY_PAGE = 2000;
+
 /** One page of a list: 204 (no records) and 304 (nothing modified since) are empty pages. */
 export async function listPage(
   ctx: AdapterContext,
@@ -51,18 +58,19 @@ export async function listPage(
   query: Record<string, string | number | undefined>,
   since?: Date,
   key = 'data',
-): Promise<{ records: ZRecord[]; more: boolean }> {
+): Promise<{ records: ZRecord[]; more: boolean; nextToken: string | null }> {
   let res;
   try {
     res = await ctx.http.get<Record<string, unknown>>(path, { query, headers: since ? { 'if-modified-since': zohoDateTime(since) } : undefined });
   } catch (err) {
-    if (err instanceof ProviderError && err.providerStatus === 304) return { records: [], more: false };
+    if (err instanceof ProviderError && err.providerStatus === 304) return { records: [], more: false, nextToken: null };
     throw err;
   }
   const list = res.data?.[key];
   const records = (Array.isArray(list) ? list : []).filter((r): r is ZRecord => Boolean(r) && typeof (r as ZRecord).id === 'string');
   const info = (res.data?.info ?? {}) as ListInfo;
-  return { records, more: info.more_records === true && records.length > 0 };
+  const more = info.more_records === true && records.length > 0;
+  return { records, more, nextToken: more && typeof info.next_page_token === 'string' && info.next_page_token !== '' ? info.next_page_token : null };
 }
 
 /** A remote id as Zoho writes it (a long number): refused before any call when it is not one. */

@@ -15,7 +15,7 @@
  * descending) down to `since`.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { API, listPage, toDate, type FieldDefinitions, type ResolvedOptions, type ZRecord } from './api';
+import { API, MAX_BY_PAGE, listPage, toDate, type FieldDefinitions, type ResolvedOptions, type ZRecord } from './api';
 import { FIELDS, unifyAccount, unifyContact, unifyDeal, unifyEngagement, unifyNote, unifyStage, unifyTask, unifyUser, type Module } from './mappers';
 
 /** A position: the phase (module, then its deletions), the cursor in it, and the page asked at that cursor. */
@@ -25,8 +25,10 @@ interface Position {
   t: number | null;
   seen: string[];
   page: number;
+  /** Zoho's `next_page_token` to go on with the same query (past 2,000 records by page). */
+  token?: string | null;
 }
-const START: Position = { phase: 0, t: null, seen: [], page: 1 };
+const START: Position = { phase: 0, t: null, seen: [], page: 1, token: null };
 const encode = (p: Position) => JSON.stringify(p);
 function decode(s: string | undefined): Position {
   if (!s) return START;
@@ -85,19 +87,25 @@ function streamSyncer(o: ResolvedOptions, defs: FieldDefinitions, spec: StreamSp
       }
       const fields = spec.custom ? await defs.select(ctx, module, FIELDS[module]) : FIELDS[module].join(',');
       if (module === 'Notes') {
-        // Newest first, down to `since`.
-        for (let page = pos.page; ; page++) {
-          const res = await listPage(ctx, `${API}/Notes`, { fields, sort_by: 'Modified_Time', sort_order: 'desc', page, per_page: o.pageSize });
+        // Newest first, down to `since`; past 2,000 notes, on with the answer's page token.
+        for (let page = pos.page, token = pos.token ?? null; ; page++) {
+          const paging = token ? { page_token: token } : { page };
+          const res = await listPage(ctx, `${API}/Notes`, { fields, sort_by: 'Modified_Time', sort_order: 'desc', ...paging, per_page: o.pageSize });
           const recent = since ? res.records.filter((r) => timeOf(r) >= since.getTime()) : res.records;
-          yield { records: recent.map((r) => spec.unify(module, r, ctx)), resume: encode({ ...START, phase: pos.phase, page: page + 1 }) };
+          token = (page + 1) * o.pageSize > MAX_BY_PAGE ? res.nextToken : null;
+          yield { records: recent.map((r) => spec.unify(module, r, ctx)), resume: encode({ ...START, phase: pos.phase, page: page + 1, token }) };
           if (!res.more || recent.length < res.records.length) break;
         }
         continue;
       }
       for (;;) {
         const anchor = pos.t !== null ? new Date(pos.t - 1000) : since;
-        const res = await listPage(ctx, `${API}/${module}`, { fields, sort_by: 'Modified_Time', sort_order: 'asc', page: pos.page, per_page: o.pageSize }, anchor);
+        const paging = pos.token ? { page_token: pos.token } : { page: pos.page };
+        const res = await listPage(ctx, `${API}/${module}`, { fields, sort_by: 'Modified_Time', sort_order: 'asc', ...paging, per_page: o.pageSize }, anchor);
         const { fresh, next } = advance(pos, res.records, o.pageSize);
+        // The same anchor asked further than 2,000 records by page (more than that many records share one
+        // second): on with the answer's page token, which continues this very query.
+        next.token = next.t === pos.t && next.page * o.pageSize > MAX_BY_PAGE ? res.nextToken : null;
         pos = next;
         yield { records: fresh.map((r) => spec.unify(module, r, ctx)), resume: encode(pos) };
         if (!res.more) break;

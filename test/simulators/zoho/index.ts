@@ -342,13 +342,30 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
     return ms;
   }
 
-  function page<T>(list: T[], q: URLSearchParams, key = 'data'): SimResponse {
-    const p = int(q.get('page'), 1, 'page');
+  /**
+   * A page of a list: by `page` up to 2,000 records, then by `page_token` (the previous answer's
+   * `next_page_token`, which encodes where the same query goes on).
+   */
+  function page<T>(list: T[], q: URLSearchParams, key = 'data', tokens = false): SimResponse {
     const per = Math.min(int(q.get('per_page'), 200, 'per_page'), maxPage);
-    if (p * per > 2000 && !q.has('page_token')) throw new ApiError(400, 'LIMIT_EXCEEDED', 'you can fetch at most 2000 records with page; use page_token', { limit: 2000 });
-    const data = list.slice((p - 1) * per, p * per);
+    let from: number;
+    let p: number;
+    const token = q.get('page_token');
+    if (token !== null) {
+      if (q.has('page')) throw new ApiError(400, 'INVALID_DATA', 'page and page_token cannot be given together', { param_name: 'page_token' });
+      from = Number(/^zt(\d+)$/.exec(Buffer.from(token, 'base64url').toString('utf8'))?.[1] ?? NaN);
+      if (!Number.isSafeInteger(from)) throw new ApiError(400, 'INVALID_DATA', 'invalid page_token', { param_name: 'page_token' });
+      p = Math.floor(from / per) + 1;
+    } else {
+      p = int(q.get('page'), 1, 'page');
+      if (tokens && p * per > 2000) throw new ApiError(400, 'LIMIT_EXCEEDED', 'you can fetch at most 2000 records with page; use page_token', { limit: 2000 });
+      from = (p - 1) * per;
+    }
+    const data = list.slice(from, from + per);
     if (data.length === 0) return { status: 204 };
-    return { status: 200, body: { [key]: data, info: { per_page: per, count: data.length, page: p, more_records: p * per < list.length } } };
+    const more = from + per < list.length;
+    const next = tokens && more ? { next_page_token: Buffer.from(`zt${from + per}`).toString('base64url') } : {};
+    return { status: 200, body: { [key]: data, info: { per_page: per, count: data.length, page: p, more_records: more, ...next } } };
   }
 
   function project(r: ZRec, fields: string[] | null): ZRec {
@@ -381,7 +398,7 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
     const desc = q.get('sort_order') === 'desc';
     const key = (r: ZRec) => (sortBy === 'id' ? BigInt(r.id) : BigInt(secondOf(r[sortBy])) * 10n ** 25n + BigInt(r.id));
     list.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1));
-    return page(list.map((r) => project(r, fields)), q);
+    return page(list.map((r) => project(r, fields)), q, 'data', true);
   }
 
   function writeRecords(m: ZModule, body: unknown, id: string | null): SimResponse {

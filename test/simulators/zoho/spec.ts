@@ -21,6 +21,13 @@ const SERVED = ['record.json', 'notes.json', 'users.json', 'fields.json'];
 export const ZOHO_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
   {
     reason:
+      "notes.json answers `next_page_token` (and `page_token_expiry`) in the Notes list's info but omits the `page_token` parameter, which Get Records documents for going past 2,000 records (https://www.zoho.com/crm/developer/docs/api/v8/get-records.html)",
+    kind: 'request',
+    location: 'query',
+    when: (v) => v.path === '/crm/v8/Notes' && v.message.includes('page_token'),
+  },
+  {
+    reason:
       'notes.json marks `ids` required on GET /crm/v8/Notes, while the Notes API reference (https://www.zoho.com/crm/developer/docs/api/v8/get-notes.html) lists every note with `fields`, `page`, `per_page`, `sort_by` and `sort_order`, `ids` being an optional filter',
     kind: 'request',
     location: 'query',
