@@ -16,6 +16,7 @@ import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
 import { salesforceAdapter } from './salesforce';
 import { zohoAdapter } from './zoho';
+import { zendeskSellAdapter } from './zendesk-sell';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -44,5 +45,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, zohoAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, zohoAdapter, zendeskSellAdapter];
 }
