@@ -43,7 +43,7 @@ for (let i = 0; i < deals; i++) {
   tick();
   sim.create('Deals', { Deal_Name: `Deal ${i}`, Amount: 1000 + i + 0.25, Currency: 'EUR', Stage: sim.stages[0], Closing_Date: '2026-12-31', Contact_Name: { id: people[i % people.length]!.id } });
 }
-sim.clock.advance(back - (seeded / 5) * 1_000);
+sim.clock.advance(back - Math.floor(seeded / 5) * 1_000);
 const bench = await startBenchServer(new ProviderRegistry([zohoAdapter]));
 const { connectionId, token } = await connect(bench, { provider: 'zoho', credentials: { access_token: 'zoho-bench-token' }, base_url: sim.url });
 

@@ -77,6 +77,8 @@ export interface OAuthSpec {
   accountUrlFromToken?: string;
   /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
   tokenRequestBody?: 'form' | 'json';
+  /** How the token endpoint authenticates the client: form parameters (default) or HTTP basic (Zendesk Sell). */
+  clientAuth?: 'basic' | 'post';
   /** How scopes are joined in the authorization request (RFC 6749: a space; Zoho: a comma). */
   scopeSeparator?: string;
   /** Fixed parameters of the authorization request beyond RFC 6749's (Zoho: `access_type=offline`, `prompt=consent`). */

@@ -16,12 +16,15 @@ export const zendeskSellManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.getbase.com',
   oauth: {
-    // https://developer.zendesk.com/api-reference/sales-crm/authentication/requests/ (authorization code grant)
+    // https://developers.getbase.com/docs/rest/articles/oauth2/requests (authorization code flow)
     authorizeUrl: 'https://api.getbase.com/oauth2/authorize',
     tokenUrl: 'https://api.getbase.com/oauth2/token',
     scopes: ['read', 'write', 'profile'],
     // Sell documents the authorization-code grant without PKCE.
     pkce: false,
+    // https://developers.getbase.com/docs/rest/articles/oauth2/requests — "Every request to the OAuth token
+    // endpoint requires client authentication": HTTP basic with the client id and secret.
+    clientAuth: 'basic',
   },
   // https://developer.zendesk.com/api-reference/sales-crm/rate-limits/ — 36,000 requests an hour per
   // access token; beyond it Sell answers 429.

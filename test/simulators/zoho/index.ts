@@ -396,8 +396,10 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
     const sortBy = q.get('sort_by') ?? 'id';
     if (!['id', 'Created_Time', 'Modified_Time'].includes(sortBy)) throw new ApiError(400, 'INVALID_DATA', 'invalid sort_by', { param_name: 'sort_by' });
     const desc = q.get('sort_order') === 'desc';
-    const key = (r: ZRec) => (sortBy === 'id' ? BigInt(r.id) : BigInt(secondOf(r[sortBy])) * 10n ** 25n + BigInt(r.id));
-    list.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1));
+    // Sorted by the field's second, then by id (ids are 19 digits: compared as text of one length).
+    const keyed = list.map((r) => ({ r, t: sortBy === 'id' ? 0 : secondOf(r[sortBy]), id: r.id.padStart(25, '0') }));
+    keyed.sort((a, b) => (a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * (desc ? -1 : 1));
+    list = keyed.map((k) => k.r);
     return page(list.map((r) => project(r, fields)), q, 'data', true);
   }
 
