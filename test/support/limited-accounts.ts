@@ -11,6 +11,7 @@ import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
 import { zohoAdapter } from '../../src/providers/zoho';
+import { zendeskSellAdapter } from '../../src/providers/zendesk-sell';
 import type { RequestBudget } from '../../src/providers/manifest';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -25,6 +26,7 @@ import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
 import { startZohoSimulator } from '../simulators/zoho';
+import { startZendeskSellSimulator } from '../simulators/zendesk-sell';
 
 export interface Recorded {
   method: string;
@@ -231,6 +233,18 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
         sim.create('Deals', { Deal_Name: `Deal ${i}`, Stage: sim.stages[0], Closing_Date: '2026-12-31', Amount: 1000 + i, Contact_Name: { id: contacts[i % contacts.length]!.id } });
       }
       return { url: sim.url, credentials: { access_token: 'zoho-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  'zendesk-sell': {
+    adapter: zendeskSellAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const budget = find(budgets, 'access token');
+      const sim = await startZendeskSellSimulator({ tokens: ['sell-limited-token'], hourlyLimit: budget.requests, windowMs: windowMs(budgets, 'access token') });
+      const orgs = Array.from({ length: Math.max(1, Math.round(records * 0.1)) }, (_, i) => sim.create('contacts', { is_organization: true, name: `Organization ${i}` }));
+      const people = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('contacts', { last_name: `Contact ${i}`, contact_id: orgs[i % orgs.length]!.id }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: `Deal ${i}`, value: 1000 + i, contact_id: people[i % people.length]!.id });
+      return { url: sim.url, credentials: { access_token: 'sell-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
 };

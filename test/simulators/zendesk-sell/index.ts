@@ -15,8 +15,10 @@ const TYPE: Record<Resource, string> = { contacts: 'contact', deals: 'deal', not
 
 export interface ZendeskSellSimulatorOptions {
   tokens?: string[];
-  /** Requests per hour per token (default 36,000); beyond, 429. */
+  /** Requests per window per token (default 36,000 an hour); beyond, 429 with Retry-After. */
   hourlyLimit?: number;
+  /** The limit's window (default an hour; budget tests scale it down). */
+  windowMs?: number;
   users?: number;
 }
 
@@ -61,6 +63,7 @@ export async function startZendeskSellSimulator(opts: ZendeskSellSimulatorOption
   const requests: RecordedRequest[] = [];
   const tokens = new Set(opts.tokens ?? ['sell-test-token']);
   const hourly = opts.hourlyLimit ?? 36_000;
+  const windowMs = opts.windowMs ?? 3_600_000;
   const usage = new Map<string, { hour: number; used: number }>();
   const contractViolations: ZendeskSellSimulator['contractViolations'] = [];
   let seq = 1000;
@@ -231,11 +234,11 @@ export async function startZendeskSellSimulator(opts: ZendeskSellSimulatorOption
   async function handle(req: SimRequest): Promise<SimResponse> {
     const token = tokenOf(req);
     if (!token || !tokens.has(token)) return { status: 401, body: errorBody(401, 'unauthorized', 'Invalid access token') };
-    const hour = Math.floor(clock.now() / 3_600_000);
+    const hour = Math.floor(clock.now() / windowMs);
     const u = usage.get(token);
     if (!u || u.hour !== hour) usage.set(token, { hour, used: 0 });
     const counter = usage.get(token)!;
-    if (counter.used >= hourly) return { status: 429, body: errorBody(429, 'rate_limit_exceeded', 'Rate limit exceeded'), headers: { 'retry-after': String(3600 - Math.floor((clock.now() % 3_600_000) / 1000)) } };
+    if (counter.used >= hourly) return { status: 429, body: errorBody(429, 'rate_limit_exceeded', 'Rate limit exceeded'), headers: { 'retry-after': String(Math.max(1, Math.ceil((windowMs - (clock.now() % windowMs)) / 1000))) } };
     counter.used++;
     const m = /^\/v2\/(.+?)\/?$/.exec(req.path);
     if (!m) return { status: 404, body: errorBody(404, 'not_found', 'The requested resource could not be found') };
