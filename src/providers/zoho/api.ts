@@ -10,17 +10,25 @@ import type { AdapterContext } from '../types';
 
 export const API = '/crm/v8';
 
+/**
+ * Zoho answers at most 2,000 records of a list by `page` (page × per_page); further pages are asked with
+ * the previous answer's `next_page_token` in `page_token` (without `page`).
+ */
+export const MAX_BY_PAGE = 2000;
+
 export interface ZohoAdapterOptions {
   /** `per_page` of lists (Zoho answers at most 200). */
   pageSize?: number;
   /** How long field definitions (custom fields, stages, currency) are reused before being read again. */
   fieldCacheMs?: number;
+  /** Records Zoho answers by `page` before `page_token` is needed (2,000; tests lower it). */
+  maxRecordsByPage?: number;
 }
 
 export type ResolvedOptions = Required<ZohoAdapterOptions>;
 
 export function resolveOptions(o: ZohoAdapterOptions = {}): ResolvedOptions {
-  return { pageSize: Math.min(200, Math.max(2, o.pageSize ?? 200)), fieldCacheMs: Math.max(0, o.fieldCacheMs ?? 300_000) };
+  return { pageSize: Math.min(200, Math.max(2, o.pageSize ?? 200)), fieldCacheMs: Math.max(0, o.fieldCacheMs ?? 300_000), maxRecordsByPage: o.maxRecordsByPage ?? MAX_BY_PAGE };
 }
 
 /** A record as the API answers it: fields by API name. */
@@ -45,11 +53,6 @@ export function toDate(v: unknown): Date | null {
 }
 export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
 
-/**
- * Zoho answers at most 2,000 records of a list by `page` (page × per_page); further pages are asked with
- * the previous answer's `next_page_token` in `page_token` (without `page`).
- */
-export const MAX_BY_PAGE = 2000;
 
 /** One page of a list: 204 (no records) and 304 (nothing modified since) are empty pages. */
 export async function listPage(

@@ -68,12 +68,13 @@ export function zohoCrmOperations(defs: FieldDefinitions): CrmOperations {
   async function readRecords(ctx: AdapterContext, module: Module, ids: string[]): Promise<Map<string, ZRecord>> {
     const out = new Map<string, ZRecord>();
     if (ids.length === 0) return out;
+    const fields = module === 'Contacts' || module === 'Accounts' || module === 'Deals' ? await defs.select(ctx, module, FIELDS[module]) : FIELDS[module].join(',');
     if (ids.length === 1) {
-      const res = await ctx.http.get<{ data?: ZRecord[] }>(`${API}/${module}/${ids[0]}`);
+      // `fields` as for lists (Get Note requires it; records answer the fields asked).
+      const res = await ctx.http.get<{ data?: ZRecord[] }>(`${API}/${module}/${ids[0]}`, { query: { fields } });
       for (const r of res.data?.data ?? []) if (r?.id) out.set(r.id, r);
       return out;
     }
-    const fields = module === 'Contacts' || module === 'Accounts' || module === 'Deals' ? await defs.select(ctx, module, FIELDS[module]) : FIELDS[module].join(',');
     for (let i = 0; i < ids.length; i += 100) {
       const res = await ctx.http.get<{ data?: ZRecord[] }>(`${API}/${module}`, { query: { ids: ids.slice(i, i + 100).join(','), fields } });
       for (const r of res.data?.data ?? []) if (r?.id) out.set(r.id, r);

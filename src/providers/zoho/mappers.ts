@@ -25,7 +25,7 @@ export const FIELDS = {
   Contacts: ['First_Name', 'Last_Name', 'Email', 'Secondary_Email', 'Phone', 'Mobile', 'Home_Phone', 'Other_Phone', 'Fax', 'Mailing_Street', 'Mailing_City', 'Mailing_State', 'Mailing_Zip', 'Mailing_Country', 'Other_Street', 'Other_City', 'Other_State', 'Other_Zip', 'Other_Country', 'Account_Name', 'Owner', 'Title', 'Created_Time', 'Modified_Time'],
   Accounts: ['Account_Name', 'Industry', 'Employees', 'Phone', 'Fax', 'Website', 'Description', 'Billing_Street', 'Billing_City', 'Billing_State', 'Billing_Code', 'Billing_Country', 'Shipping_Street', 'Shipping_City', 'Shipping_State', 'Shipping_Code', 'Shipping_Country', 'Owner', 'Created_Time', 'Modified_Time'],
   Deals: ['Deal_Name', 'Description', 'Amount', 'Currency', 'Stage', 'Closing_Date', 'Account_Name', 'Contact_Name', 'Owner', 'Created_Time', 'Modified_Time'],
-  Notes: ['Note_Title', 'Note_Content', 'Parent_Id', 'Owner', 'Created_Time', 'Modified_Time'],
+  Notes: ['Note_Title', 'Note_Content', 'Parent_Id', 'Owner', 'Created_By', 'Modified_By', 'Created_Time', 'Modified_Time'],
   Tasks: ['Subject', 'Description', 'Status', 'Due_Date', 'Closed_Time', 'Who_Id', 'What_Id', 'Owner', 'Created_Time', 'Modified_Time'],
   Calls: ['Subject', 'Description', 'Call_Type', 'Call_Start_Time', 'Call_Duration_in_seconds', 'Who_Id', 'What_Id', 'Owner', 'Created_Time', 'Modified_Time'],
   Events: ['Event_Title', 'Description', 'Start_DateTime', 'End_DateTime', 'Participants', 'Who_Id', 'What_Id', 'Owner', 'Created_Time', 'Modified_Time'],

@@ -15,7 +15,7 @@
  * descending) down to `since`.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { API, MAX_BY_PAGE, listPage, toDate, type FieldDefinitions, type ResolvedOptions, type ZRecord } from './api';
+import { API, listPage, toDate, type FieldDefinitions, type ResolvedOptions, type ZRecord } from './api';
 import { FIELDS, unifyAccount, unifyContact, unifyDeal, unifyEngagement, unifyNote, unifyStage, unifyTask, unifyUser, type Module } from './mappers';
 
 /** A position: the phase (module, then its deletions), the cursor in it, and the page asked at that cursor. */
@@ -92,7 +92,7 @@ function streamSyncer(o: ResolvedOptions, defs: FieldDefinitions, spec: StreamSp
           const paging = token ? { page_token: token } : { page };
           const res = await listPage(ctx, `${API}/Notes`, { fields, sort_by: 'Modified_Time', sort_order: 'desc', ...paging, per_page: o.pageSize });
           const recent = since ? res.records.filter((r) => timeOf(r) >= since.getTime()) : res.records;
-          token = (page + 1) * o.pageSize > MAX_BY_PAGE ? res.nextToken : null;
+          token = (page + 1) * o.pageSize > o.maxRecordsByPage ? res.nextToken : null;
           yield { records: recent.map((r) => spec.unify(module, r, ctx)), resume: encode({ ...START, phase: pos.phase, page: page + 1, token }) };
           if (!res.more || recent.length < res.records.length) break;
         }
@@ -105,7 +105,7 @@ function streamSyncer(o: ResolvedOptions, defs: FieldDefinitions, spec: StreamSp
         const { fresh, next } = advance(pos, res.records, o.pageSize);
         // The same anchor asked further than 2,000 records by page (more than that many records share one
         // second): on with the answer's page token, which continues this very query.
-        next.token = next.t === pos.t && next.page * o.pageSize > MAX_BY_PAGE ? res.nextToken : null;
+        next.token = next.t === pos.t && next.page * o.pageSize > o.maxRecordsByPage ? res.nextToken : null;
         pos = next;
         yield { records: fresh.map((r) => spec.unify(module, r, ctx)), resume: encode(pos) };
         if (!res.more) break;

@@ -46,6 +46,8 @@ export interface ZohoSimulatorOptions {
   multiCurrency?: boolean;
   /** Largest `per_page` answered, below Zoho's 200 (tests that walk several pages). */
   maxPageSize?: number;
+  /** Records a list answers by `page` before `page_token` is required (Zoho: 2,000; tests lower it). */
+  maxRecordsByPage?: number;
   /** API credits per day (default 50,000); once spent, calls answer 429. */
   dailyCredits?: number;
   users?: number;
@@ -111,6 +113,7 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
   const spec = await loadZohoSpecCheck({ enabled: opts.validateSpec });
   const dailyCredits = opts.dailyCredits ?? 50_000;
   const maxPage = Math.min(200, opts.maxPageSize ?? 200);
+  const byPage = opts.maxRecordsByPage ?? 2000;
   let seq = 0;
   /** Zoho ids: long numbers (19 digits), growing. */
   const newId = () => String(5_725_767_000_000_000_000n + BigInt(++seq) * 1_000n + 17n);
@@ -358,7 +361,7 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
       p = Math.floor(from / per) + 1;
     } else {
       p = int(q.get('page'), 1, 'page');
-      if (tokens && p * per > 2000) throw new ApiError(400, 'LIMIT_EXCEEDED', 'you can fetch at most 2000 records with page; use page_token', { limit: 2000 });
+      if (tokens && p * per > byPage) throw new ApiError(400, 'LIMIT_EXCEEDED', `you can fetch at most ${byPage} records with page; use page_token`, { limit: byPage });
       from = (p - 1) * per;
     }
     const data = list.slice(from, from + per);
@@ -486,7 +489,10 @@ export async function startZohoSimulator(opts: ZohoSimulatorOptions = {}): Promi
       if (parts.length === 2 && /^\d+$/.test(parts[1]!)) {
         const id = parts[1]!;
         const r = store.get(module)!.get(id);
-        if (req.method === 'GET') return r ? { status: 200, body: { data: [project(r, null)] } } : { status: 204 };
+        if (req.method === 'GET') {
+          const asked = q.get('fields');
+          return r ? { status: 200, body: { data: [project(r, asked ? asked.split(',').map((x) => x.trim()) : null)] } } : { status: 204 };
+        }
         if (!r) throw new ApiError(400, 'INVALID_DATA', 'the related id given seems to be invalid', { id });
         if (req.method === 'PUT') return writeRecords(module, req.body, id);
         if (req.method === 'DELETE') {

@@ -21,6 +21,14 @@ const SERVED = ['record.json', 'notes.json', 'users.json', 'fields.json'];
 export const ZOHO_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
   {
     reason:
+      "notes.json describes the Create and Update Notes bodies with the answered `Note` (server-set id, Created_Time, Created_By, Modified_By, Owner, Note_Title required, and the module's id in Parent_Id), while the Create Notes reference (https://www.zoho.com/crm/developer/docs/api/v8/create-notes.html) sends Note_Content and Parent_Id {module: {api_name}, id}",
+    kind: 'request',
+    location: 'body',
+    keyword: 'required',
+    when: (v) => (v.method === 'POST' || v.method === 'PUT') && /^\/crm\/v8\/Notes(\/\d+)?$/.test(v.path),
+  },
+  {
+    reason:
       "notes.json answers `next_page_token` (and `page_token_expiry`) in the Notes list's info but omits the `page_token` parameter, which Get Records documents for going past 2,000 records (https://www.zoho.com/crm/developer/docs/api/v8/get-records.html)",
     kind: 'request',
     location: 'query',
@@ -91,13 +99,20 @@ export function mergeZohoDocuments(dir: string, files: string[] = SERVED): Json 
   }
   while (pending.length) {
     const [file, kind, name] = pending.shift()!;
-    const source = ((load(file).components as Json | undefined)?.[kind] as Json | undefined)?.[name];
+    const own = (f: string) => ((load(f).components as Json | undefined)?.[kind] as Json | undefined)?.[name] as Json | undefined;
+    // notes.json refers to `#/components/parameters/If-Modified-Since` without defining it: a reference a
+    // document does not define is taken from record.json (the records API it follows), then common.json.
+    const source = own(file) ?? (file !== 'record.json' ? own('record.json') : undefined) ?? own('common.json');
     let component = source ?? {};
     if (kind === 'responses') component = (withoutExceptionAlternative({ get: { responses: { '200': component } } }) as { get: { responses: Json } }).get.responses['200'] as Json;
     if (kind === 'schemas' && file === 'fields.json' && (name === 'fields' || name === 'pick_list_values')) {
       // See FIELDS_REQUIRED below.
       const { required: _all, ...rest } = component as Json;
       component = rest;
+    }
+    if (kind === 'schemas' && file === 'notes.json' && name === 'Note' && Array.isArray((component as Json).required)) {
+      // See NOTE_META_REQUIRED below.
+      component = { ...(component as Json), required: ((component as Json).required as string[]).filter((p) => !p.startsWith('$')) };
     }
     // users.json gives a user's email and website the patterns of its example values
     // ([a-z0-9]{9}@[a-z0-9]{5}.com): users have any address, so its `pattern`s are dropped.
@@ -149,6 +164,13 @@ function withoutPatterns(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node as Json).filter(([k, v]) => !(k === 'pattern' && typeof v === 'string')).map(([k, v]) => [k, withoutPatterns(v)]));
 }
+
+/**
+ * NOTE_META_REQUIRED: notes.json's `Note` marks its `$` properties ($attachments, $editable, $size, $state,
+ * $voice_note, $is_shared_to_client, …) required, while Get Notes answers only the fields asked in the
+ * mandatory `fields` parameter (https://www.zoho.com/crm/developer/docs/api/v8/get-notes.html), which
+ * cannot name them. The merged document keeps the Note's other required properties.
+ */
 
 export interface ZohoSpecCheck {
   readonly available: boolean;
