@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { startSalesforceSimulator, type SalesforceSimulator } from '../simulators/salesforce';
+import { startZohoSimulator, type ZohoSimulator } from '../simulators/zoho';
 import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
 
 /**
@@ -27,6 +28,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   let zendesk: ZendeskSimulator;
   let sfAuth: OAuthSimulator;
   let salesforce: SalesforceSimulator;
+  let zohoAuth: OAuthSimulator;
+  let zoho: ZohoSimulator;
   let browser: Browser;
   const returnUrl = 'https://app.example.com/settings/integrations';
 
@@ -71,6 +74,21 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     expect(sfApp.status).toBe(200);
     sfAuth.addRedirectUri('omniport-salesforce', sfApp.body.data.redirect_uri);
+    // Zoho CRM: the data centre's accounts server on a third OAuth simulator, whose token answer names the
+    // API domain (api_domain), which becomes the connection's address.
+    zoho = await startZohoSimulator({ accessTokens: [] });
+    zohoAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-zoho', clientSecret: 'zoho-oauth-secret', name: 'Acme CRM Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth/v2/auth', token: '/oauth/v2/token' },
+      rotateRefreshTokens: false,
+      shapeTokenAnswer: (answer) => ({ ...answer, api_domain: zoho.url, token_type: 'Bearer' }),
+    });
+    zohoAuth.onAccessToken = (token) => zoho.addAccessToken(token);
+    const zohoApp = await server.call('PUT', '/oauth-apps/zoho', {
+      body: { client_id: 'omniport-zoho', client_secret: 'zoho-oauth-secret', authorize_url: `${zohoAuth.url}/oauth/v2/auth`, token_url: `${zohoAuth.url}/oauth/v2/token` },
+    });
+    expect(zohoApp.status).toBe(200);
+    zohoAuth.addRedirectUri('omniport-zoho', zohoApp.body.data.redirect_uri);
     await server.call('PATCH', '/connect-settings', { body: { allowed_redirect_urls: ['https://app.example.com/settings/'] } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -84,6 +102,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await zendesk?.close();
     await sfAuth?.close();
     await salesforce?.close();
+    await zohoAuth?.close();
+    await zoho?.close();
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -186,6 +206,35 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     }
     const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
     expect(conns).toMatchObject([{ provider: 'salesforce', status: 'valid', base_url: salesforce.url }]);
+  });
+
+  it('connects Zoho CRM with OAuth: data centre chosen, comma-separated scopes offline, and the api_domain as the connection\'s address', async () => {
+    const link = await magicLink('fabrikam', 'Fabrikam');
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(`${link.url}/providers/zoho`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Zoho CRM');
+      const oauthForm = page.locator('form[action$="/oauth"]');
+      await oauthForm.getByLabel('Where you sign in to Zoho CRM').selectOption({ label: 'Europe (accounts.zoho.eu)' });
+      await shot(page, '13-zoho-choose-data-centre.png');
+      await Promise.all([page.waitForURL(`${zohoAuth.url}/oauth/v2/auth?**`), oauthForm.getByRole('button', { name: 'Continue with Zoho CRM' }).click()]);
+      const authorize = new URL(page.url());
+      expect(authorize.searchParams.get('scope')).toBe('ZohoCRM.modules.ALL,ZohoCRM.settings.fields.READ,ZohoCRM.users.READ');
+      expect(authorize.searchParams.get('access_type')).toBe('offline');
+      expect(authorize.searchParams.get('prompt')).toBe('consent');
+      expect(authorize.searchParams.get('code_challenge')).toBeNull();
+      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zoho CRM is connected');
+      await shot(page, '14-zoho-connected.png');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'zoho', status: 'valid', base_url: zoho.url }]);
   });
 
   it('connects Zendesk with an API token, explaining a refused token first', async () => {

@@ -43,7 +43,7 @@ describe('Zoho CRM', () => {
     const link = await createLink(server, { linked_user_origin_id: 'zoho-hosts' });
     const page = await request(`${link.url}/providers/zoho`);
     expect(page.text).toContain('Continue with Zoho CRM');
-    expect(page.text).toContain('Europe (zoho.eu)');
+    expect(page.text).toContain('Europe (accounts.zoho.eu)');
     for (const [chosen, host] of [[undefined, 'accounts.zoho.com'], ['https://accounts.zoho.eu', 'accounts.zoho.eu']] as const) {
       const res = await request(`${link.url}/providers/zoho/oauth`, { form: chosen ? { base_url: chosen } : {} });
       expect(res.status, res.text).toBe(303);
