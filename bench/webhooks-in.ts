@@ -1,6 +1,6 @@
 /**
  * Provider webhooks in (issue 17): latency from a change in a ticketing simulator (Zendesk by default;
- * `BENCH_PROVIDER=gitlab|linear|jira`) to the customer's
+ * `BENCH_PROVIDER=gitlab|linear|jira|gorgias|front`) to the customer's
  * receiver (a ticketing.ticket.updated event), p50 and p95, with real-time updates on (the simulator's
  * signed webhook → Omniport → incremental sync of the stream → record event → webhook out) against
  * polling alone with the project's sync interval at 1 minute (no provider webhook registered).
@@ -8,6 +8,7 @@
  * unless woken).
  *   npx tsx bench/webhooks-in.ts [real-time changes=20] [spacing s=3] [polling changes=8] [spacing s=15]   (0 changes: part skipped)
  *   BENCH_DATABASE_URL=postgres://…/<throwaway database> npx tsx bench/webhooks-in.ts (emptied before each part)
+ *   BENCH_SYNC_INTERVAL_MINUTES=60 … : the project's scheduled sync interval (default 1, as the polling comparison needs)
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -19,10 +20,14 @@ import { zendeskAdapter } from '../src/providers/zendesk';
 import { gitlabAdapter } from '../src/providers/gitlab';
 import { linearAdapter } from '../src/providers/linear';
 import { jiraAdapter } from '../src/providers/jira';
+import { gorgiasAdapter } from '../src/providers/gorgias';
+import { frontAdapter } from '../src/providers/front';
 import { startZendeskSimulator } from '../test/simulators/zendesk';
 import { startGitlabSimulator } from '../test/simulators/gitlab';
 import { startLinearSimulator } from '../test/simulators/linear';
 import { startJiraSimulator } from '../test/simulators/jira';
+import { startGorgiasSimulator } from '../test/simulators/gorgias';
+import { FrontHooks, startFrontSimulator } from '../test/simulators/front';
 import { connect, percentile, startBenchServer } from './support';
 
 /** What the benchmark needs of a provider: its simulator seeded with an account's worth of tickets, the connection, a remote change. */
@@ -32,6 +37,8 @@ interface BenchProvider {
     connection: { provider: string; credentials: Record<string, string>; base_url: string };
     /** Renames the i-th seeded ticket in the provider. */
     rename(i: number, subject: string): void;
+    /** What an admin does once the connection exists (Front: paste `real_time_setup.url` in the app's webhook). */
+    afterConnect?(setup: { url: string } | null): Promise<void>;
     webhooksSent(): number;
     /** Provider calls that are incremental ticket runs (the cost of each synced change). */
     ticketRuns(): number;
@@ -101,11 +108,54 @@ const PROVIDERS: Record<string, BenchProvider> = {
       };
     },
   },
+  gorgias: {
+    adapter: gorgiasAdapter,
+    async start() {
+      const sim = await startGorgiasSimulator();
+      const ids = sim.seedTickets(200);
+      const cred = sim.credentials[0]!;
+      return {
+        connection: { provider: 'gorgias', credentials: { email: cred.email, api_token: cred.apiKey }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateTicketRemotely(ids[i]!, { subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/api/tickets' && r.method === 'GET').length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  front: {
+    adapter: frontAdapter,
+    async start() {
+      const sim = await startFrontSimulator();
+      // Front's budget (50 calls a minute on Starter, three calls per conversation read) makes a first sync of
+      // 200 conversations take a quarter of an hour: 20 here.
+      const ids = sim.seedConversations(20);
+      const tag = [...sim.state.tags.keys()][0]!;
+      const secret = FrontHooks.newAppSecret();
+      return {
+        connection: { provider: 'front', credentials: { access_token: sim.token, app_secret: secret }, base_url: sim.url },
+        async afterConnect(setup) {
+          if (setup && !(await sim.hooks.install({ url: setup.url, secret }))) throw new Error('Front refused the webhook address');
+        },
+        // Front's API cannot rename and its UI's rename emits no event: renamed, then tagged or untagged (an event).
+        rename: (i, subject) => {
+          sim.state.renameRemotely(ids[i]!, subject);
+          const c = sim.state.conversation(ids[i]!);
+          sim.state.setTags(c, c.tagIds.includes(tag) ? c.tagIds.filter((t) => t !== tag) : [...c.tagIds, tag]);
+        },
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/conversations' || r.path === '/events').length,
+        close: () => sim.close(),
+      };
+    },
+  },
 };
 const providerName = process.env.BENCH_PROVIDER ?? 'zendesk';
 const provider = PROVIDERS[providerName];
 if (!provider) throw new Error(`BENCH_PROVIDER: one of ${Object.keys(PROVIDERS).join(', ')}`);
 
+/** The project's scheduled sync interval in both parts (BENCH_SYNC_INTERVAL_MINUTES, default 1): a provider with a small budget (Front) spends it on the scheduled syncs of every stream. */
+const syncIntervalMinutes = Number(process.env.BENCH_SYNC_INTERVAL_MINUTES ?? 1);
 const realTimeChanges = Number(process.argv[2] ?? 20);
 const realTimeSpacingMs = Number(process.argv[3] ?? 3) * 1000;
 const pollingChanges = Number(process.argv[4] ?? 8);
@@ -143,8 +193,9 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
   const url = await receiver.listen();
   await bench.call('POST', '/webhooks', { url: `${url}/hook`, events: ['ticketing.ticket.updated'] });
   const project = (await bench.omniport.database.executeSql('select id from projects limit 1')).rows[0]!.id as string;
-  await bench.omniport.services.controlPlane.setSyncInterval(project, 1);
-  const { token } = await connect(bench, sim.connection);
+  await bench.omniport.services.controlPlane.setSyncInterval(project, syncIntervalMinutes);
+  const { token, connectionId } = await connect(bench, sim.connection);
+  await sim.afterConnect?.((await bench.call('GET', `/connections/${connectionId}`)).body.data.real_time_setup ?? null);
   for (;;) {
     const status = await bench.call('GET', '/sync/status', undefined, { 'x-connection-token': token });
     if (status.body.data.streams.every((s: { status: string }) => s.status === 'idle')) {

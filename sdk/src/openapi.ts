@@ -3355,9 +3355,9 @@ export interface operations {
                             id_connection: string;
                             id_linked_user: string;
                             provider: string;
-                            /** @description For providers whose webhooks an app admin subscribes (HubSpot): the address to paste in the app’s webhook settings, and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md. */
+                            /** @description For providers whose webhooks an admin sets up in the provider’s settings: the project’s address for a provider app’s webhooks (HubSpot), or the connection’s own address where the provider’s API cannot create webhooks (Front), and which secret signs the requests. Null otherwise, and while OMNIPORT_PUBLIC_URL is unset. See docs/webhooks-in.md. */
                             real_time_setup: {
-                                /** @description Which secret signs the requests (nothing to paste: the provider uses it by itself). */
+                                /** @description Which secret signs the requests (never the secret itself): one the provider already uses (HubSpot: the OAuth app’s client secret) or one given in the connection’s credentials (Front: app_secret). */
                                 signed_with: string;
                                 url: string;
                             } | null;

@@ -182,7 +182,7 @@ function baseUrlInput(p: ConnectableProvider, prefix: string, state: FormState |
   const error = state?.errors.base_url;
   return html`
 <label for="${id}">Your ${p.manifest.displayName} address</label>
-<p class="help" id="${id}-help">The address you open ${p.manifest.displayName} at, e.g. https://your-company.example.com</p>
+<p class="help" id="${id}-help">The address you open ${p.manifest.displayName} at, e.g. ${p.manifest.accountUrlExample ?? 'https://your-company.example.com'}</p>
 <input id="${id}" name="base_url" type="url" inputmode="url" value="${state?.values.base_url ?? ''}" autocomplete="url" spellcheck="false" required aria-describedby="${id}-help${error ? html` ${id}-error` : null}"${error ? html` aria-invalid="true"` : null}>
 ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : null}`;
 }

@@ -57,10 +57,10 @@ const SECRET_FIELD = /token|secret|password|key/i;
 
 /** The form fields of a credentials schema (JSON Schema of the zod object), in declaration order. */
 export function credentialFields(manifest: ProviderManifest): CredentialField[] {
-  const schema = z.toJSONSchema(manifest.credentials, { io: 'input' }) as {
-    properties?: Record<string, { format?: string; description?: string }>;
-    required?: string[];
-  };
+  type ObjectSchema = { properties?: Record<string, { format?: string; description?: string }>; required?: string[] };
+  const json = z.toJSONSchema(manifest.credentials, { io: 'input' }) as ObjectSchema & { anyOf?: ObjectSchema[] };
+  // Several accepted shapes (Jira: an API token, or OAuth tokens): the form asks for the first, typed by hand.
+  const schema = json.anyOf?.[0] ?? json;
   return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
     name,
     label: name
@@ -139,7 +139,7 @@ export class ConnectService {
       .filter((m) => !filter.verticals || filter.verticals.includes(m.vertical))
       .map((manifest) => ({
         manifest,
-        oauth: Boolean(manifest.oauth) && apps.has(manifest.name),
+        oauth: Boolean(manifest.oauth) && manifest.oauth?.connectPage !== false && apps.has(manifest.name),
         form: manifest.authKind !== 'oauth2',
         // A provider with login hosts to choose from (Salesforce) learns the account's address from its token answer.
         needsBaseUrl: !manifest.defaultBaseUrl && !manifest.oauth?.loginUrls?.length,

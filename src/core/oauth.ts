@@ -28,6 +28,8 @@ export interface OAuthEndpoints {
   pkce: boolean;
   clientAuth: 'basic' | 'post';
   tokenRequestBody: 'form' | 'json';
+  /** `scope` is sent with the token requests too. */
+  tokenRequestScope: boolean;
 }
 
 /** `<flow id>.<expiry, epoch seconds>.<HMAC>`: the HMAC also covers the nonce kept in the browser's cookie. */
@@ -132,10 +134,16 @@ export class OAuthService implements TokenRefresher {
     return {
       authorizeUrl: resolve(app.authorizeUrl, spec.authorizeUrl),
       tokenUrl: resolve(app.tokenUrl, spec.tokenUrl),
-      scopes: app.scopes ?? spec.scopes,
+      scopes: (app.scopes ?? spec.scopes).map((scope) => {
+        // A scope naming the account's own address (Dynamics: `{base_url}/.default`, the environment as resource).
+        if (!scope.includes('{base_url}')) return scope;
+        if (!baseUrl) throw new AppError('validation_failed', `${manifest.displayName} needs the address of the account`, { field: 'base_url' });
+        return scope.replaceAll('{base_url}', new URL(baseUrl).origin);
+      }),
       pkce: spec.pkce,
       clientAuth: spec.clientAuth ?? 'post',
       tokenRequestBody: spec.tokenRequestBody ?? 'form',
+      tokenRequestScope: spec.tokenRequestScope === true,
     };
   }
 
@@ -235,6 +243,7 @@ export class OAuthService implements TokenRefresher {
         code: query.code,
         redirect_uri: callbackUrl,
         ...(flow.codeVerifierEncrypted ? { code_verifier: this.box.decrypt(flow.codeVerifierEncrypted) } : {}),
+        ...scopeParam(endpoints),
       });
     } catch (err) {
       if (err instanceof OAuthRefused) {
@@ -316,7 +325,7 @@ export class OAuthService implements TokenRefresher {
       const endpoints = this.endpoints(manifest, app, loginUrl || (row.baseUrl ?? manifest.defaultBaseUrl));
       let tokens: TokenResponse;
       try {
-        tokens = await this.tokenRequest(`oauth:${row.id}`, manifest, endpoints, app, { grant_type: 'refresh_token', refresh_token: current.refresh_token });
+        tokens = await this.tokenRequest(`oauth:${row.id}`, manifest, endpoints, app, { grant_type: 'refresh_token', refresh_token: current.refresh_token, ...scopeParam(endpoints) });
       } catch (err) {
         if (err instanceof OAuthRefused) return refuse(`the provider refused the refresh token (${err.error})`);
         throw err;
@@ -403,6 +412,9 @@ function accountUrlOf(manifest: ProviderManifest, tokens: TokenResponse): string
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
+
+/** The `scope` of a token request, for providers that take it there too. */
+const scopeParam = (e: OAuthEndpoints): Record<string, string> => (e.tokenRequestScope && e.scopes.length > 0 ? { scope: e.scopes.join(' ') } : {});
 
 function oauthError(body: unknown): { error: string; description?: string } | undefined {
   if (!body || typeof body !== 'object') return undefined;

@@ -18,16 +18,20 @@ import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.rep
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
+import { toRows } from './unified/records';
 
 export interface ProviderWebhookLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
 
+/** The `remote_ids` key saying which secret signs, when it is not the row's own (`oauth_app`: the project's OAuth app's client secret). */
+const SIGNED_BY = 'signed_by';
+
 /** Delivery ids are kept this long: longer than every provider's replay window. */
 const RECEIPT_RETENTION_MS = 24 * 3_600_000;
 
-export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' };
+export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' } | { kind: 'challenge'; answer: Record<string, unknown> };
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
@@ -39,8 +43,8 @@ export class ProviderWebhookService {
   private readonly sending = new Map<string, { again: boolean }>();
   /** When each webhook's `last_received_at` was last written by this process (a burst writes it once a second). */
   private readonly touched = new Map<string, number>();
-  /** Sends waiting for a burst to end, by connection and stream. */
-  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout }>();
+  /** Sends (and reads by id, with the ids gathered) waiting for a burst to end, by connection and stream or object type. */
+  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Set<string> }>();
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
 
@@ -86,9 +90,16 @@ export class ProviderWebhookService {
     return createHmac('sha256', this.box.deriveKey('provider-app-webhooks')).update(`${projectId}:${provider}`).digest('hex').slice(0, 40);
   }
 
-  /** What an app admin pastes in the provider app's webhook settings for this connection's project, if it applies. */
+  /**
+   * What an admin pastes in the provider's settings, if it applies: the project's address for a provider app's
+   * webhooks (HubSpot), or the connection's own address for webhooks the provider's API cannot create (Front).
+   */
   async appSetupOf(connection: ConnectionRow): Promise<{ url: string; signed_with: string } | undefined> {
     const adapter = this.contexts.adapterOf(connection);
+    const row = adapter.webhooks?.signedWith ? await this.repo.ofConnection(connection.id) : undefined;
+    if (row?.mode === 'manual' && this.opts.publicUrl) {
+      return { url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${row.routeKey}`, signed_with: adapter.webhooks!.signedWith! };
+    }
     if (!adapter.appWebhooks || adapter.manifest.sandbox || !this.opts.publicUrl) return undefined;
     return {
       url: `${this.opts.publicUrl.replace(/\/+$/, '')}/webhooks/providers/${connection.provider}/${this.appKeyOf(connection.projectId, connection.provider)}`,
@@ -130,7 +141,9 @@ export class ProviderWebhookService {
       return this.registerAppFor(connection);
     }
     if (!adapter.webhooks) return undefined;
-    if (await this.repo.ofConnection(connection.id)) return undefined; // re-authorised: it exists
+    const existing = await this.repo.ofConnection(connection.id);
+    if (existing?.mode === 'manual') return this.refreshManual(connection, existing);
+    if (existing) return undefined; // re-authorised: it exists
     const base = await this.publicBase();
     if (!base) return undefined;
     const routeKey = randomBase62(24);
@@ -138,13 +151,18 @@ export class ProviderWebhookService {
     try {
       const { ctx } = this.contexts.forConnection(connection, { background: true });
       const made = await adapter.webhooks.register(ctx, url);
+      if (made.signedByOAuthApp && !(await this.appSecretOf?.(connection.projectId, connection.provider))) {
+        // Nothing could verify its requests: not kept.
+        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
+      }
       return await this.repo.insert({
         projectId: connection.projectId,
         connectionId: connection.id,
         provider: connection.provider,
         routeKey,
-        mode: 'registered',
-        remoteIds: made.remoteIds,
+        mode: made.manual ? 'manual' : 'registered',
+        remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
         secretEncrypted: this.box.encrypt(made.secret),
         expiresAt: made.expiresAt ?? null,
       });
@@ -153,6 +171,21 @@ export class ProviderWebhookService {
       this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'creating the provider webhook failed; real-time updates are off for this connection');
       return undefined;
     }
+  }
+
+  /**
+   * A connection re-authorised with new credentials: a `manual` webhook's secret comes from them (an admin may
+   * have rotated it), so it is read again; the address stays the one pasted at the provider.
+   */
+  private async refreshManual(connection: ConnectionRow, row: ProviderWebhookRow): Promise<ProviderWebhookRow> {
+    try {
+      const { ctx } = this.contexts.forConnection(connection, { background: true });
+      const made = await this.contexts.adapterOf(connection).webhooks!.register(ctx, '');
+      await this.repo.update(row.id, { secretEncrypted: this.box.encrypt(made.secret), remoteIds: made.remoteIds });
+    } catch (err) {
+      this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'reading the webhook secret of the new credentials failed; the previous one stays');
+    }
+    return row;
   }
 
   /** Before a connection is deleted: deletes its provider webhook (a failure is logged; the row goes with the connection). */
@@ -197,7 +230,10 @@ export class ProviderWebhookService {
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
-    const body = this.verifiedBody(hooks, req, this.box.decrypt(row.secretEncrypted), refused);
+    const secret = row.remoteIds[SIGNED_BY] === 'oauth_app' ? await this.appSecretOf?.(row.projectId, provider) : this.box.decrypt(row.secretEncrypted);
+    const body = this.verifiedBody(hooks, req, secret, refused);
+    const answer = hooks.challenge?.(req);
+    if (answer) return { kind: 'challenge', answer };
     const notice = hooks.parse(req, body);
     if (!notice) return { kind: 'ignored' };
     const streams = await this.apply(row, connection, notice);
@@ -224,12 +260,21 @@ export class ProviderWebhookService {
     const touch = now - (this.touched.get(row.id) ?? 0) >= 1000;
     if (!(await this.repo.accept(row.id, notice.deliveryId, touch))) return undefined;
     if (touch) this.touched.set(row.id, now);
-    const known = new Set(this.contexts.adapterOf(connection).syncers.map((s) => s.key));
-    const streams = [...new Set(notice.streams)].filter((s) => known.has(s));
+    const adapter = this.contexts.adapterOf(connection);
+    const syncers = new Map(adapter.syncers.map((s) => [s.key, s]));
+    const streams = [...new Set(notice.streams)].filter((s) => syncers.has(s));
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
-    if (connection.status === 'valid') for (const stream of streams) this.queue(connection.id, stream);
+    const readable = adapter.webhooks?.fetchChanged?.objectTypes ?? [];
+    const byId = (notice.changed ?? []).filter((c) => readable.includes(c.objectType));
+    const readTypes = new Set(byId.map((c) => c.objectType));
+    // A stream whose every object type is read by id needs no run.
+    const runs = streams.filter((s) => !syncers.get(s)!.objectTypes.every((t) => readTypes.has(t)));
+    if (connection.status === 'valid') {
+      for (const stream of runs) this.queue(connection.id, stream);
+      for (const c of byId) this.queueRead(connection.id, c.objectType, c.remoteId);
+    }
     return streams;
   }
 
@@ -272,18 +317,46 @@ export class ProviderWebhookService {
    * window loses the send, not the change: the scheduled sync reads it.
    */
   private queue(connectionId: string, stream: string): void {
-    const key = `${connectionId}:${stream}`;
+    this.debounce(`${connectionId}:${stream}`, () => void this.send(connectionId, stream));
+  }
+
+  /** Gathers the ids of changed objects of a type over a burst (as `queue`), then reads them by id. */
+  private queueRead(connectionId: string, objectType: string, remoteId: string): void {
+    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => void this.readChanged(connectionId, objectType, ids), remoteId);
+  }
+
+  private debounce(key: string, fire: (ids: string[]) => void, id?: string): void {
     const now = Date.now();
     const pending = this.pending.get(key);
     if (pending) {
+      if (id !== undefined) pending.ids.add(id);
       if (now - pending.first < this.maxWaitMs) pending.timer.refresh();
       return;
     }
+    const ids = new Set(id === undefined ? [] : [id]);
     const timer = setTimeout(() => {
       this.pending.delete(key);
-      void this.send(connectionId, stream);
+      fire([...ids]);
     }, this.debounceMs);
-    this.pending.set(key, { first: now, timer });
+    this.pending.set(key, { first: now, timer, ids });
+  }
+
+  /**
+   * Reads changed objects by id and saves them with their record events. If the read fails, the stream that holds
+   * their type runs instead (the change is not lost either way: the scheduled sync reads it too).
+   */
+  private async readChanged(connectionId: string, objectType: string, remoteIds: string[]): Promise<void> {
+    const connection = await this.controlPlane.findConnectionById(connectionId).catch(() => undefined);
+    if (!connection || connection.status !== 'valid') return;
+    const { adapter, ctx } = this.contexts.forConnection(connection, { background: true });
+    try {
+      const records = await adapter.webhooks!.fetchChanged!.fetch(ctx, objectType, remoteIds);
+      await this.unified.upsert(toRows(connection, records, null));
+    } catch (err) {
+      this.logger?.warn({ connectionId, objectType, err: { message: (err as Error).message } }, 'reading the objects a provider webhook named failed; their stream runs instead');
+      const stream = adapter.syncers.find((s) => s.objectTypes.includes(objectType));
+      if (stream) this.queue(connectionId, stream.key);
+    }
   }
 
   /** At most one send at a time per connection and stream; one asked for meanwhile follows it. */

@@ -171,13 +171,21 @@ export class ProviderBudgets {
 /** A `bucket` budget is counted in (at most) this many windows of its period, each allowed as many parts of it. */
 const BUCKET_SLICES = 10;
 
+type CallMatch = { path?: RegExp; methods?: string[] };
+const matches = (m: CallMatch, call: Pick<BudgetCall, 'method' | 'path'>) => (!m.path || m.path.test(call.path)) && (!m.methods || m.methods.includes(call.method));
+
+/** Whether a call counts in a budget: its path and methods, and not its exception. */
+export function countsIn(budget: RequestBudget, call: Pick<BudgetCall, 'method' | 'path'>): boolean {
+  return matches(budget, call) && !(budget.except && matches(budget.except, call));
+}
+
 function applicable(budgets: RequestBudget[] | undefined, call: BudgetCall): RequestBudget[] {
-  return (budgets ?? []).filter((b) => (!b.path || b.path.test(call.path)) && (!b.methods || b.methods.includes(call.method)));
+  return (budgets ?? []).filter((b) => countsIn(b, call));
 }
 
 /** A call's cost by the budget's endpoint table (first match), else its default, else 1. */
 export function costOf(budget: Pick<RequestBudget, 'cost'>, call: Pick<BudgetCall, 'method' | 'path'>): number {
-  const rule = budget.cost?.byEndpoint?.find((r) => (!r.path || r.path.test(call.path)) && (!r.methods || r.methods.includes(call.method)));
+  const rule = budget.cost?.byEndpoint?.find((r) => matches(r, call));
   return rule?.cost ?? budget.cost?.default ?? 1;
 }
 

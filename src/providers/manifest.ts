@@ -29,6 +29,8 @@ export interface RequestBudget {
   path?: RegExp;
   /** The methods it applies to (all when absent): GitHub counts content creation apart. */
   methods?: string[];
+  /** Calls left out although `path` and `methods` match (Attio's reads: every call but the writes). */
+  except?: { path?: RegExp; methods?: string[] };
   /**
    * Who the provider counts it for: `account` when the connection's base URL names the account (a Zendesk
    * subdomain, a Gorgias domain), so connections to one account share it; `connection` when one API host
@@ -63,6 +65,7 @@ export interface BudgetCost {
 export interface OAuthSpec {
   authorizeUrl: string;
   tokenUrl: string;
+  /** `{base_url}` in a scope is the origin of the connection's base URL (Dynamics: the environment as resource). */
   scopes: string[];
   pkce: boolean;
   /**
@@ -77,6 +80,17 @@ export interface OAuthSpec {
   accountUrlFromToken?: string;
   /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
   tokenRequestBody?: 'form' | 'json';
+  /**
+   * False: the hosted connect page does not offer this provider's OAuth flow (Jira's needs Atlassian's
+   * `audience` parameter and a cloud-id lookup that Omniport does not do yet). The project's OAuth app still
+   * renews the tokens of connections made with POST /connections, and signs what the provider signs with it.
+   */
+  connectPage?: boolean;
+  /**
+   * The token requests repeat the scopes (`scope`), as the Microsoft identity platform expects of a refresh
+   * (a token is for one resource; the refresh names it again).
+   */
+  tokenRequestScope?: boolean;
   /** How the token endpoint authenticates the client: form parameters (default) or HTTP basic (Zendesk Sell). */
   clientAuth?: 'basic' | 'post';
   /** How scopes are joined in the authorization request (RFC 6749: a space; Zoho: a comma). */
@@ -113,6 +127,8 @@ export interface ProviderManifest {
   credentials: z.ZodType<Record<string, string>>;
   /** Used when a connection gives no base_url; absent where the account's URL is required (e.g. Zendesk subdomain). */
   defaultBaseUrl?: string;
+  /** How the account's address looks, as the connect page's example (Dynamics: `https://your-org.crm.dynamics.com`). */
+  accountUrlExample?: string;
   /** OAuth 2.0 authorization-code endpoints, relative to the base URL or absolute. */
   oauth?: OAuthSpec;
   /**

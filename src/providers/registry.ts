@@ -3,11 +3,13 @@ import type { ProviderAdapter } from './types';
 import { asanaAdapter } from './asana';
 import { attioAdapter } from './attio';
 import { clickupAdapter } from './clickup';
+import { dynamicsAdapter } from './dynamics';
 import { closeAdapter } from './close';
 import { freshdeskAdapter } from './freshdesk';
 import { frontAdapter } from './front';
 import { githubAdapter } from './github';
 import { gorgiasAdapter } from './gorgias';
+import { helpscoutAdapter } from './helpscout';
 import { gitlabAdapter } from './gitlab';
 import { hubspotAdapter } from './hubspot';
 import { intercomAdapter } from './intercom';
@@ -15,6 +17,7 @@ import { jiraAdapter } from './jira';
 import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
 import { salesforceAdapter } from './salesforce';
+import { servicenowAdapter } from './servicenow';
 import { zohoAdapter } from './zoho';
 import { zendeskSellAdapter } from './zendesk-sell';
 import { zendeskAdapter } from './zendesk';
@@ -45,5 +48,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, zohoAdapter, zendeskSellAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter, zohoAdapter, zendeskSellAdapter];
 }

@@ -223,6 +223,12 @@ export interface WebhookNotice {
    * `remote_was_deleted` at once (with their `.deleted` events) instead of at the next deletion check.
    */
   deleted?: { objectType: string; remoteId: string }[];
+  /**
+   * Objects the request says were created or changed. Those of a type the adapter reads by id
+   * (`ProviderWebhooks.fetchChanged`) are read and saved directly, and a stream whose every type is read so is not
+   * run: a bulk read by id is quicker than an incremental run (Zendesk's exports are paced at 10 calls a minute).
+   */
+  changed?: { objectType: string; remoteId: string }[];
 }
 
 /**
@@ -239,12 +245,30 @@ export interface ProviderWebhooks {
   verify(req: IncomingWebhook, secret: string): { signedAt: number | null } | null;
   /** The delivery id and the streams of a verified request; `null` for a request that is not a change. */
   parse(req: IncomingWebhook, body: unknown): WebhookNotice | null;
-  /** Creates the webhook at the provider; answers its ids and the signing secret. */
-  register(ctx: AdapterContext, url: string): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date }>;
+  /**
+   * Creates the webhook at the provider; answers its ids and the signing secret. `manual`: the provider's API
+   * cannot create it (Front's app webhooks): an admin pastes the address (`real_time_setup` of
+   * GET /connections/{id}) and the secret comes from the connection's credentials; nothing is deleted with it.
+   * `signedByOAuthApp`: the provider signs with the client secret of the project's OAuth app (Jira's dynamic
+   * webhooks), read at each request (it may be rotated); `secret` is then empty.
+   */
+  register(
+    ctx: AdapterContext,
+    url: string,
+  ): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date; manual?: boolean; signedByOAuthApp?: boolean }>;
   /** Deletes what `register` created (a hook already gone is not an error). */
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
   /** For webhooks that expire: extends them, answering the new expiry. */
   renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
+  /** Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync. */
+  fetchChanged?: { objectTypes: readonly string[]; fetch(ctx: AdapterContext, objectType: string, remoteIds: string[]): Promise<UnifiedRecord[]> };
+  /**
+   * A verified request that only checks the address (Front's `x-front-challenge` when an app's webhook is
+   * saved): the body to answer with (200), instead of a change.
+   */
+  challenge?(req: IncomingWebhook): Record<string, unknown> | undefined;
+  /** For `manual` webhooks: which secret signs, as `real_time_setup.signed_with` says it. */
+  signedWith?: string;
 }
 
 /**

@@ -24,3 +24,24 @@ export function signedTime(value: string | number | undefined): number {
   if (/^\d{12,14}$/.test(text)) return Number(text);
   return Date.parse(text);
 }
+
+/**
+ * The claims of a JWT signed with HMAC-SHA256 (`alg: HS256` only: no `none`, no other algorithm) by `secret`,
+ * or null when the signature does not match, the token is malformed or its `exp` (seconds) has passed.
+ */
+export function verifiedHs256Jwt(token: string | undefined, secret: string, nowMs = Date.now()): Record<string, unknown> | null {
+  const parts = token?.split('.');
+  if (!parts || parts.length !== 3) return null;
+  const [head, body, signature] = parts as [string, string, string];
+  try {
+    const header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as { alg?: unknown };
+    if (header.alg !== 'HS256') return null;
+    if (!safeEqual(signature, createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url'))) return null;
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (!claims || typeof claims !== 'object') return null;
+    if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs) return null;
+    return claims;
+  } catch {
+    return null;
+  }
+}

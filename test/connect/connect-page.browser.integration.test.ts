@@ -7,12 +7,17 @@ import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { startSalesforceSimulator, type SalesforceSimulator } from '../simulators/salesforce';
 import { startZohoSimulator, type ZohoSimulator } from '../simulators/zoho';
+import { startDynamicsSimulator, type DynamicsSimulator } from '../simulators/dynamics';
+import { startCloseSimulator, type CloseSimulator } from '../simulators/close';
+import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
 import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
+import type { ProviderAdapter } from '../../src/providers/types';
 
 /**
  * The hosted connect page in a real browser (Debian's Chromium through playwright-core), with the real
  * Zendesk adapter against the Zendesk simulator; Zendesk's OAuth endpoints are pointed at the OAuth
- * simulator through the project's OAuth app. Screenshots of every step go to test-artifacts/connect/.
+ * simulator through the project's OAuth app; Salesforce, Dynamics 365 Sales, Close and Attio likewise, each
+ * with its provider's authorize and token request shapes. Screenshots of every step go to test-artifacts/connect/.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,6 +33,13 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   let zendesk: ZendeskSimulator;
   let sfAuth: OAuthSimulator;
   let salesforce: SalesforceSimulator;
+  let dvAuth: OAuthSimulator;
+  let dynamics: DynamicsSimulator;
+  let closeAuth: OAuthSimulator;
+  let close: CloseSimulator;
+  let attioAuth: OAuthSimulator;
+  let attio: AttioSimulator;
+  const tenant = '72f988bf-86f1-41af-91ab-2d7cd011db47';
   let zohoAuth: OAuthSimulator;
   let zoho: ZohoSimulator;
   let browser: Browser;
@@ -42,7 +54,13 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     // Zendesk accepts the tokens its authorization server issues.
     oauth.onAccessToken = (token) => zendesk.addAccessToken(token);
-    server = await startTestServer({ providers: new ProviderRegistry(defaultProviders()), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+    // Close and Attio have one API host (their manifests' default base URL, not typed on the page): moved to
+    // their simulators here, as their OAuth endpoints are moved to OAuth simulators through the project's apps.
+    close = await startCloseSimulator({ apiKeys: [] });
+    attio = await startAttioSimulator({ tokens: [] });
+    const moved: Record<string, string> = { close: close.url, attio: attio.url };
+    const adapters = defaultProviders().map((a): ProviderAdapter => (moved[a.manifest.name] ? { ...a, manifest: { ...a.manifest, defaultBaseUrl: moved[a.manifest.name] } } : a));
+    server = await startTestServer({ providers: new ProviderRegistry(adapters), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
     const app = await server.call('PUT', '/oauth-apps/zendesk', {
       body: {
         client_id: 'omniport-zendesk',
@@ -74,6 +92,41 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     expect(sfApp.status).toBe(200);
     sfAuth.addRedirectUri('omniport-salesforce', sfApp.body.data.redirect_uri);
+    // Dynamics: the Microsoft identity platform's v2.0 endpoints under a tenant-specific authority, answering
+    // in its token shape (scope, expires_in, ext_expires_in); PKCE required; Dataverse accepts its tokens.
+    dynamics = await startDynamicsSimulator({ accessTokens: [] });
+    dvAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-dynamics', clientSecret: 'dv-oauth-secret', name: 'Acme Sales Connector', redirectUris: [] }],
+      paths: { authorize: `/${tenant}/oauth2/v2.0/authorize`, token: `/${tenant}/oauth2/v2.0/token` },
+      requirePkce: true,
+      shapeTokenAnswer: ({ scope: _s, ...answer }) => ({ ...answer, scope: `${dynamics.url}/user_impersonation`, ext_expires_in: answer.expires_in }),
+    });
+    dvAuth.onAccessToken = (token) => dynamics.addAccessToken(token);
+    // Close (https://app.close.com/oauth2/authorize/, https://api.close.com/oauth2/token/) and Attio
+    // (https://app.attio.com/authorize, https://app.attio.com/oauth/token): no scope, no PKCE.
+    closeAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-close', clientSecret: 'close-oauth-secret', name: 'Acme Lead Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth2/authorize/', token: '/oauth2/token/' },
+      clientAuth: 'post',
+    });
+    closeAuth.onAccessToken = (token) => close.addAccessToken(token);
+    attioAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-attio', clientSecret: 'attio-oauth-secret', name: 'Acme Workspace Sync', redirectUris: [] }],
+      paths: { authorize: '/authorize', token: '/oauth/token' },
+      clientAuth: 'post',
+    });
+    attioAuth.onAccessToken = (token) => attio.addAccessToken(token);
+    for (const [provider, sim, clientId, secret] of [
+      ['dynamics', dvAuth, 'omniport-dynamics', 'dv-oauth-secret'],
+      ['close', closeAuth, 'omniport-close', 'close-oauth-secret'],
+      ['attio', attioAuth, 'omniport-attio', 'attio-oauth-secret'],
+    ] as const) {
+      const res = await server.call('PUT', `/oauth-apps/${provider}`, {
+        body: { client_id: clientId, client_secret: secret, authorize_url: `${sim.url}${sim.paths.authorize}`, token_url: `${sim.url}${sim.paths.token}` },
+      });
+      expect(res.status).toBe(200);
+      sim.addRedirectUri(clientId, res.body.data.redirect_uri);
+    }
     // Zoho CRM: the data centre's accounts server on a third OAuth simulator, whose token answer names the
     // API domain (api_domain), which becomes the connection's address.
     zoho = await startZohoSimulator({ accessTokens: [] });
@@ -104,6 +157,12 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await salesforce?.close();
     await zohoAuth?.close();
     await zoho?.close();
+    await dvAuth?.close();
+    await dynamics?.close();
+    await closeAuth?.close();
+    await close?.close();
+    await attioAuth?.close();
+    await attio?.close();
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -207,6 +266,82 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
     expect(conns).toMatchObject([{ provider: 'salesforce', status: 'valid', base_url: salesforce.url }]);
   });
+
+  it('connects Microsoft Dynamics 365 Sales with OAuth: the environment URL typed, a tenant-specific authority, PKCE, and the environment as scope', async () => {
+    const link = await magicLink('wingtip', 'Wingtip Toys');
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(link.url);
+      await Promise.all([page.waitForURL(/\/providers\/dynamics$/), page.getByRole('link', { name: /Microsoft Dynamics 365 Sales/ }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Microsoft Dynamics 365 Sales');
+      const oauthForm = page.locator('form[action$="/oauth"]');
+      await oauthForm.getByLabel('Your Microsoft Dynamics 365 Sales address').fill(dynamics.url);
+      await shot(page, '13-dynamics-environment.png');
+      await Promise.all([
+        page.waitForURL(`${dvAuth.url}/${tenant}/oauth2/v2.0/authorize?**`),
+        oauthForm.getByRole('button', { name: 'Continue with Microsoft Dynamics 365 Sales' }).click(),
+      ]);
+      const authorize = new URL(page.url());
+      expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+        response_type: 'code',
+        client_id: 'omniport-dynamics',
+        scope: `${dynamics.url}/.default offline_access`,
+        code_challenge_method: 'S256',
+      });
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Sales Connector wants to access your Acme account');
+      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Microsoft Dynamics 365 Sales is connected');
+      await shot(page, '14-dynamics-connected.png');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    // The token request as the identity platform takes it: form-encoded, the code with its PKCE verifier, and the scope again.
+    expect(dvAuth.grants).toMatchObject([
+      {
+        grantType: 'authorization_code',
+        ok: true,
+        contentType: 'application/x-www-form-urlencoded',
+        scope: `${dynamics.url}/.default offline_access`,
+        params: ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri', 'scope'],
+      },
+    ]);
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'dynamics', status: 'valid', base_url: dynamics.url }]);
+    expect(dynamics.requests.some((r) => r.path === '/api/data/v9.2/WhoAmI' && r.auth?.valid === true && r.status === 200)).toBe(true);
+  });
+
+  for (const [provider, name, app, origin] of [
+    ['close', 'Close', 'Acme Lead Sync', 'adventure-works'],
+    ['attio', 'Attio', 'Acme Workspace Sync', 'litware'],
+  ] as const) {
+    it(`connects ${name} with OAuth: no address to type, no scope, no PKCE`, async () => {
+      const auth = provider === 'close' ? closeAuth : attioAuth;
+      const link = await magicLink(origin, origin);
+      const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${link.url}/providers/${provider}`);
+        const oauthForm = page.locator('form[action$="/oauth"]');
+        expect(await oauthForm.locator('input[name="base_url"]').count()).toBe(0);
+        await Promise.all([page.waitForURL(`${auth.url}${auth.paths.authorize}?**`), oauthForm.getByRole('button', { name: `Continue with ${name}` }).click()]);
+        const params = Object.fromEntries(new URL(page.url()).searchParams);
+        expect(Object.keys(params).sort()).toEqual(['client_id', 'redirect_uri', 'response_type', 'state']);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${app} wants to access your Acme account`);
+        await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${name} is connected`);
+        await shot(page, `15-${provider}-connected.png`);
+      } finally {
+        await context.close();
+      }
+      expect(auth.grants).toMatchObject([{ grantType: 'authorization_code', ok: true, params: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'] }]);
+      const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+      expect(conns).toMatchObject([{ provider, status: 'valid', base_url: provider === 'close' ? close.url : attio.url }]);
+    });
+  }
 
   it('connects Zoho CRM with OAuth: data centre chosen, comma-separated scopes offline, and the api_domain as the connection\'s address', async () => {
     const link = await magicLink('fabrikam', 'Fabrikam');

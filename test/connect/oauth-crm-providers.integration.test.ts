@@ -8,6 +8,8 @@ import { ProviderRegistry } from '../../src/providers/registry';
 import { closeAdapter, closeManifest } from '../../src/providers/close';
 import { salesforceAdapter } from '../../src/providers/salesforce';
 import { attioAdapter, attioManifest } from '../../src/providers/attio';
+import { dynamicsAdapter, dynamicsManifest } from '../../src/providers/dynamics';
+import { startDynamicsSimulator, type DynamicsSimulator } from '../simulators/dynamics';
 import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
@@ -19,7 +21,7 @@ import { syncAndWait, waitForSync } from '../support/sync-wait';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter, salesforceAdapter, attioAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
+  server = await startTestServer({ providers: new ProviderRegistry([closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
 });
 afterAll(async () => {
   await server?.close();
@@ -186,5 +188,81 @@ describe('Attio', () => {
     const calls = attio.requests.filter((r) => r.path === '/v2/self');
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
+  });
+});
+
+describe('Microsoft Dynamics 365 Sales', () => {
+  const tenant = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+  let auth: OAuthSimulator;
+  let dv: DynamicsSimulator;
+  beforeAll(async () => {
+    // The Microsoft identity platform's v2.0 endpoints under a tenant-specific authority
+    // (https://login.microsoftonline.com/{tenant}/oauth2/v2.0/authorize|token), on the simulator. Its token
+    // answer has scope, expires_in and ext_expires_in, and a refresh rotates the refresh token.
+    auth = await startOAuthSimulator({
+      paths: { authorize: `/${tenant}/oauth2/v2.0/authorize`, token: `/${tenant}/oauth2/v2.0/token` },
+      clientAuth: 'post',
+      requirePkce: true,
+      shapeTokenAnswer: ({ scope: _s, ...answer }) => ({ ...answer, scope: `${dv.url}/user_impersonation`, ext_expires_in: answer.expires_in }),
+    });
+    dv = await startDynamicsSimulator({ accessTokens: [] });
+    auth.onAccessToken = (t) => dv.addAccessToken(t);
+  });
+  afterAll(async () => {
+    await auth?.close();
+    await dv?.close();
+  });
+
+  it('asks for the environment URL and names it in the scope, with PKCE and offline_access, on the organizations authority by default', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/dynamics', { body: { client_id: client.clientId, client_secret: client.clientSecret } });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    const link = await createLink(server, { linked_user_origin_id: 'dv-defaults' });
+    const page = await request(`${link.url}/providers/dynamics`);
+    expect(page.text).toContain('Continue with Microsoft Dynamics 365 Sales');
+    expect(page.text).toContain('https://your-org.crm.dynamics.com');
+    const res = await request(`${link.url}/providers/dynamics/oauth`, { form: { base_url: `${dv.url}/` } });
+    expect(res.status, res.text).toBe(303);
+    const url = new URL(res.location!);
+    expect(`${url.origin}${url.pathname}`).toBe(dynamicsManifest.oauth!.authorizeUrl);
+    expect(url.pathname).toBe('/organizations/oauth2/v2.0/authorize');
+    const params = Object.fromEntries(url.searchParams);
+    expect(Object.keys(params).sort()).toEqual(['client_id', 'code_challenge', 'code_challenge_method', 'redirect_uri', 'response_type', 'scope', 'state']);
+    expect(params).toMatchObject({ response_type: 'code', scope: `${dv.url}/.default offline_access`, code_challenge_method: 'S256' });
+  });
+
+  it('connects through a tenant-specific authority: the environment URL is the base URL; an expired token is renewed with the refresh token and the scope', async () => {
+    const client = auth.clients[0]!;
+    const app = await server.call('PUT', '/oauth-apps/dynamics', {
+      body: { client_id: client.clientId, client_secret: client.clientSecret, authorize_url: `${auth.url}${auth.paths.authorize}`, token_url: `${auth.url}${auth.paths.token}` },
+    });
+    expect(app.status, JSON.stringify(app.body)).toBe(200);
+    auth.addRedirectUri(client.clientId, app.body.data.redirect_uri);
+    const link = await createLink(server, { linked_user_origin_id: 'dv-oauth' });
+    const startedAt = Date.now();
+    const { authorizeUrl, cookie } = await startOAuth(link.url, dv.url, 'dynamics');
+    expect(authorizeUrl.pathname).toBe(`/${tenant}/oauth2/v2.0/authorize`);
+    const back = await request((await decide(auth, authorizeUrl)).href, { cookie });
+    expect(back.status, back.text).toBe(303);
+    const scope = `${dv.url}/.default offline_access`;
+    // The token request: form-encoded, the client's secret in the form, the code with its PKCE verifier, and the scope again.
+    expect(auth.grants).toMatchObject([
+      { grantType: 'authorization_code', ok: true, contentType: 'application/x-www-form-urlencoded', scope, params: ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri', 'scope'] },
+    ]);
+
+    const conn = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'dynamics');
+    expect(conn).toMatchObject({ base_url: dv.url, status: 'valid' });
+    await waitForSync(server, conn.connection_token as string, startedAt);
+    const calls = dv.requests.filter((r) => r.path.startsWith('/api/data/v9.2/'));
+    expect(calls.some((r) => r.path === '/api/data/v9.2/WhoAmI')).toBe(true);
+    expect(calls.every((r) => r.auth?.scheme === 'bearer' && r.auth.valid)).toBe(true);
+
+    // The access token stops working before its time: the 401 is answered with one refresh, naming the environment again.
+    dv.expireAccessTokens();
+    await syncAndWait(server, conn.connection_token as string);
+    expect(auth.grants.map((g) => [g.grantType, g.ok])).toEqual([['authorization_code', true], ['refresh_token', true]]);
+    expect(auth.grants[1]).toMatchObject({ scope, params: ['client_id', 'client_secret', 'grant_type', 'refresh_token', 'scope'] });
+    const after = (await server.call('GET', '/connections')).body.data.find((c: { provider: string }) => c.provider === 'dynamics');
+    expect(after).toMatchObject({ status: 'valid', base_url: dv.url });
   });
 });

@@ -39,8 +39,9 @@ describe.each(Object.keys(limitedAccounts))('%s', (name) => {
   it('syncs every stream against the enforced limits: no failed state, at most one refusal per window', async () => {
     const budgets = scaled[name]!.manifest.budgets!;
     // Front reads each conversation with its inboxes, comments and messages: three calls a ticket;
-    // Freshdesk lists each ticket's conversations with a call of its own, at 5 calls a second scaled.
-    const seeded = name === 'front' ? 150 : name === 'freshdesk' ? 100 : 400;
+    // Freshdesk lists each ticket's conversations with a call of its own, Asana and ClickUp each task's
+    // stories or comments (and Asana its attachments), at 5 calls a second scaled.
+    const seeded = ({ front: 150, freshdesk: 100, asana: 40, clickup: 40 } as Record<string, number>)[name] ?? 400;
     const account = await limitedAccounts[name]!.start(seeded, budgets);
     try {
       const res = await server.call('POST', '/connections', { body: { provider: name, linked_user_origin_id: `budgets-${name}`, credentials: account.credentials, base_url: account.url } });
@@ -65,7 +66,7 @@ describe.each(Object.keys(limitedAccounts))('%s', (name) => {
       expect((status.body.data.streams as { status: string }[]).some((s) => s.status === 'failed')).toBe(false);
       expect(records).toBeGreaterThanOrEqual(seeded);
       expect(refused).toBeLessThanOrEqual(Math.ceil(seconds));
-      console.log(`${name}: ${records} records, ${calls.length} calls, ${refused} refused, ${seconds.toFixed(1)} s (${budgets.map((b) => `${b.name} ${b.requests}/s`).join(', ')})`);
+      console.log(`${name}: ${records} records, ${calls.length} calls, ${refused} refused, ${seconds.toFixed(1)} s (${budgets.map((b) => `${b.name} ${b.requests}/${b.pacing === 'daily' ? 'day' : 's'}`).join(', ')})`);
     } finally {
       await account.close();
     }

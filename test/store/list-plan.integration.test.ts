@@ -36,3 +36,27 @@ it('lists a page through unified_objects_list_idx right after the first sync, wi
   const page = await server.call('GET', '/ticketing/tickets?limit=50', { headers: { 'x-connection-token': token } });
   expect(page.body.data).toHaveLength(50);
 });
+
+it('refreshes the statistics while a large first sync runs, not only at its end (each page is saved on a fresh plan)', async () => {
+  // No job runner: the connection's first sync runs here only, and every statement seen is its own.
+  const quiet = await startTestServer({ work: false });
+  try {
+    await connectZendesk(quiet, sim, { origin: 'plan-during-sync' });
+    const [{ id }] = (await quiet.sql('select id from connections limit 1')) as [{ id: string }];
+    const statements: string[] = [];
+    const stop = quiet.omniport.database.observeQueries((q) => {
+      if (/^\s*(analyze unified_objects|with incoming as)/.test(q)) statements.push(q.trim().startsWith('analyze') ? 'analyze' : 'save');
+    });
+    try {
+      // 3,000 tickets in export pages of 1,000: statistics after the first 1,000 changes and again at 2,000.
+      await quiet.omniport.services.sync.run(id, 'ticketing.ticket');
+    } finally {
+      stop();
+    }
+    const lastSave = statements.lastIndexOf('save');
+    expect(statements.slice(0, lastSave).filter((s) => s === 'analyze').length).toBeGreaterThanOrEqual(2);
+    expect(statements.at(-1)).toBe('analyze');
+  } finally {
+    await quiet.close();
+  }
+});

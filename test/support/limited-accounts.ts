@@ -7,9 +7,16 @@ import { linearAdapter } from '../../src/providers/linear';
 import { frontAdapter } from '../../src/providers/front';
 import { gorgiasAdapter } from '../../src/providers/gorgias';
 import { freshdeskAdapter } from '../../src/providers/freshdesk';
+import { helpscoutAdapter } from '../../src/providers/helpscout';
 import { intercomAdapter } from '../../src/providers/intercom';
 import { hubspotAdapter } from '../../src/providers/hubspot';
 import { pipedriveAdapter } from '../../src/providers/pipedrive';
+import { asanaAdapter } from '../../src/providers/asana';
+import { clickupAdapter } from '../../src/providers/clickup';
+import { closeAdapter } from '../../src/providers/close';
+import { attioAdapter } from '../../src/providers/attio';
+import { salesforceAdapter } from '../../src/providers/salesforce';
+import { dynamicsAdapter } from '../../src/providers/dynamics';
 import { zohoAdapter } from '../../src/providers/zoho';
 import { zendeskSellAdapter } from '../../src/providers/zendesk-sell';
 import type { RequestBudget } from '../../src/providers/manifest';
@@ -22,9 +29,16 @@ import { startLinearSimulator } from '../simulators/linear';
 import { startFrontSimulator } from '../simulators/front';
 import { startGorgiasSimulator } from '../simulators/gorgias';
 import { startFreshdeskSimulator } from '../simulators/freshdesk';
+import { startHelpScoutSimulator } from '../simulators/helpscout';
 import { startIntercomSimulator } from '../simulators/intercom';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator } from '../simulators/pipedrive';
+import { startAsanaSimulator } from '../simulators/asana';
+import { startClickUpSimulator } from '../simulators/clickup';
+import { startCloseSimulator } from '../simulators/close';
+import { startAttioSimulator } from '../simulators/attio';
+import { startSalesforceSimulator } from '../simulators/salesforce';
+import { startDynamicsSimulator } from '../simulators/dynamics';
 import { startZohoSimulator } from '../simulators/zoho';
 import { startZendeskSellSimulator } from '../simulators/zendesk-sell';
 
@@ -181,6 +195,18 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       return { url: sim.url, credentials: { api_key: sim.apiKeys[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
+  helpscout: {
+    adapter: helpscoutAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      // The account's per-minute limit, writes counting two (a sync only reads).
+      const budget = find(budgets, 'account');
+      const sim = await startHelpScoutSimulator({ recordBodies: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      // Conversations with two threads each, embedded in the conversation listing.
+      sim.seedConversations(Math.round(records / 3), { threadsPerConversation: 2 });
+      return { url: sim.url, credentials: { access_token: sim.token }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
   intercom: {
     adapter: intercomAdapter,
     vertical: 'ticketing',
@@ -188,6 +214,26 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       const budget = find(budgets, 'app');
       const sim = await startIntercomSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, per10s: budget.requests, windowSeconds: budget.perSeconds } });
       sim.seedTickets(Math.round(records / 2), { partsPerTicket: 1 });
+      return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  asana: {
+    adapter: asanaAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'token');
+      const sim = await startAsanaSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTasks(Math.round(records / 2), { commentsPerTask: 1 });
+      return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  clickup: {
+    adapter: clickupAdapter,
+    vertical: 'ticketing',
+    async start(records, budgets) {
+      const budget = find(budgets, 'token');
+      const sim = await startClickUpSimulator({ recordBodies: false, validateSpec: false, rateLimit: { enforce: true, perMinute: budget.requests, windowSeconds: budget.perSeconds } });
+      sim.seedTasks(Math.round(records / 2), { commentsPerTask: 1 });
       return { url: sim.url, credentials: { access_token: sim.tokens[0]! }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
@@ -219,6 +265,70 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       sim.seedPersons(Math.round(records * 0.6), { linkOrganizations: true });
       sim.seedDeals(Math.round(records * 0.3), { linkPersons: true });
       return { url: sim.url, credentials: { api_token: 'pd-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  close: {
+    adapter: closeAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const budget = find(budgets, 'api key');
+      const sim = await startCloseSimulator({ validateSpec: false, recordBodies: false, apiKeys: ['close-limited-key'], rateLimit: { enforce: true, perWindow: budget.requests, windowSeconds: budget.perSeconds } });
+      const leads = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('lead', { name: `Lead ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('contact', { lead_id: leads[i % leads.length]!.id, name: `Contact ${i}`, emails: [{ email: `c${i}@example.com`, type: 'office', is_unsubscribed: false }] }),
+      );
+      const status = sim.pipelines[0]!.statuses[0]!.id;
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        const c = contacts[i % contacts.length]!;
+        sim.create('opportunity', { lead_id: c.lead_id, contact_id: c.id, note: `Deal ${i}`, value: 100_000 + i, value_currency: 'EUR', status_id: status, user_id: sim.users[0]!.id });
+      }
+      return { url: sim.url, credentials: { api_key: 'close-limited-key' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  attio: {
+    adapter: attioAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const [reads, writes] = [find(budgets, 'reads'), find(budgets, 'writes')];
+      const sim = await startAttioSimulator({ validateSpec: false, recordBodies: false, tokens: ['attio-limited-token'], rateLimit: { enforce: true, reads: reads.requests, writes: writes.requests, windowSeconds: reads.perSeconds } });
+      const companies = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('companies', { name: `Company ${i}` }).id);
+      const people = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('people', { name: [{ first_name: 'Person', last_name: String(i) }], email_addresses: [`p${i}@example.com`], company: [companies[i % companies.length]] }).id,
+      );
+      const stage = (sim.statuses[0]!.id as { status_id: string }).status_id;
+      const owner = (sim.members[0]!.id as { workspace_member_id: string }).workspace_member_id;
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: [`Deal ${i}`], stage: [stage], owner: [owner], value: [1000 + i / 100], associated_people: [people[i % people.length]] });
+      return { url: sim.url, credentials: { access_token: 'attio-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  salesforce: {
+    adapter: salesforceAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Salesforce counts API requests per org and day (403 REQUEST_LIMIT_EXCEEDED once spent), nothing shorter.
+      const sim = await startSalesforceSimulator({ validateSpec: false, accessTokens: ['sf-limited-token'], dailyApiRequests: find(budgets, 'daily api requests').requests });
+      const accounts = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('Account', { Name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('Contact', { AccountId: accounts[i % accounts.length]!.Id, LastName: `Contact ${i}` }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        const c = contacts[i % contacts.length]!;
+        sim.create('Opportunity', { AccountId: c.AccountId, Name: `Deal ${i}`, Amount: 1000 + i / 100, StageName: 'Prospecting', CloseDate: '2026-12-31' });
+      }
+      return { url: sim.url, credentials: { access_token: 'sf-limited-token' }, requests: sim.requests, refused: (r) => r.status === 403, close: () => sim.close() };
+    },
+  },
+  dynamics: {
+    adapter: dynamicsAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Service protection: requests per user in a sliding window, refused with 429 and Retry-After.
+      const budget = find(budgets, 'service protection (requests per user)');
+      const sim = await startDynamicsSimulator({ accessTokens: ['dv-test-token'], recordBodies: false, requestsPerFiveMinutes: budget.requests, serviceProtectionWindowMs: windowMs(budgets, budget.name) });
+      const accounts = Array.from({ length: Math.round(records * 0.1) }, (_, i) => sim.create('account', { name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) =>
+        sim.create('contact', { lastname: `Contact ${i}`, 'parentcustomerid_account@odata.bind': `/accounts(${String(accounts[i % accounts.length]!.accountid)})` }),
+      );
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('opportunity', { name: `Deal ${i}`, estimatedvalue: 100 + i, 'parentcontactid@odata.bind': `/contacts(${String(contacts[i % contacts.length]!.contactid)})` });
+      return { url: sim.url, credentials: { access_token: 'dv-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
   zoho: {

@@ -44,8 +44,10 @@ export interface WebhookCase<Sim> {
   /**
    * `registered`: Omniport creates the webhook at the provider (default). `app`: an app admin subscribes the
    * provider app once (HubSpot): `registered(sim)` is the app's setting, and it outlives the connection.
+   * `manual`: the provider's API cannot create it (Front): an admin pastes the connection's
+   * `real_time_setup.url` (done in `connect`), and it outlives the connection as an app's setting does.
    */
-  mode?: 'registered' | 'app';
+  mode?: 'registered' | 'app' | 'manual';
   /** The scheme signs a time (a replay window applies); otherwise replays are refused by delivery id alone. */
   signsTime: boolean;
   /**
@@ -55,6 +57,13 @@ export interface WebhookCase<Sim> {
   signsBody?: boolean;
   /** Provider API requests the simulator answered so far (webhook deliveries are not counted). */
   providerCalls(sim: Sim): number;
+  /**
+   * Where the adapter reads changed objects by id (`fetchChanged`): the reads by id and the incremental runs of
+   * the changed object's stream so far. A change then costs a read, not a run.
+   */
+  readsById?(sim: Sim): { reads: number; runs: number };
+  /** The provider's own further steps (Jira: renewing an expiring webhook), run before the connection is deleted. */
+  more?(get: () => { server: TestServer; sim: Sim; connectionId: string }): void;
 }
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
@@ -149,8 +158,14 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
     });
 
     it('a change in the provider reaches the unified object and the customer’s receiver', async () => {
+      const before = c.readsById?.(sim);
       const { remoteId, eventType, marker } = c.change(sim);
       const event = await until('the record event', () => receiver.events.find((e) => e.type === eventType && JSON.stringify(e.data).includes(marker)));
+      if (before) {
+        const after = c.readsById!(sim);
+        expect(after.reads).toBeGreaterThan(before.reads);
+        expect(after.runs).toBe(before.runs);
+      }
       expect(event.data.id_connection).toBe(connectionId);
       expect(JSON.stringify((await objectOf(eventType, remoteId))!.data)).toContain(marker);
       expect(c.sent(sim).length).toBeGreaterThan(0);
@@ -221,6 +236,8 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
       // many requests (a minute of requests on this loaded machine makes three or four).
       expect(calls).toBeLessThanOrEqual(Math.max(5 * perRun, 10));
     }, 240_000);
+
+    c.more?.(() => ({ server, sim, connectionId }));
 
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { ProviderBudgets, spacingMs } from '../../src/providers/budgets';
+import { ProviderBudgets, countsIn, spacingMs } from '../../src/providers/budgets';
+import { attioManifest } from '../../src/providers/attio/manifest';
 
 describe('provider budgets', () => {
   it('spaces calls just under the budget, with room for latency jitter', () => {
@@ -8,6 +9,16 @@ describe('provider budgets', () => {
     expect(spacingMs({ requests: 10, perSeconds: 60 })).toBeCloseTo(6_145, 0);
     // A 1-second window keeps 5 % of it for jitter: (1,020 + 50) / 10
     expect(spacingMs({ requests: 10, perSeconds: 1 })).toBeCloseTo(107, 0);
+  });
+
+  it("counts Attio's record queries (POSTs that read) as reads, and every other POST, PATCH, PUT or DELETE as a write", () => {
+    const budgetsOf = (method: string, path: string) => attioManifest.budgets!.filter((b) => countsIn(b, { method, path })).map((b) => b.name);
+    expect(budgetsOf('GET', '/v2/objects/people/records/abc')).toEqual(['reads']);
+    expect(budgetsOf('POST', '/v2/objects/people/records/query')).toEqual(['reads']);
+    expect(budgetsOf('POST', '/v2/lists/pipeline/entries/query')).toEqual(['reads']);
+    expect(budgetsOf('POST', '/v2/objects/people/records')).toEqual(['writes']);
+    expect(budgetsOf('PATCH', '/v2/objects/deals/records/abc')).toEqual(['writes']);
+    expect(budgetsOf('POST', '/v2/notes')).toEqual(['writes']);
   });
 
   it('answers 503 with Retry-After at once when the wait is longer than the caller may wait', async () => {

@@ -44,4 +44,9 @@ describeWebhooksIn<ZendeskSimulator>({
     }),
   sign: (secret, body, at) => signedHeaders({ id: '01TEST', secret }, body, at),
   providerCalls: (sim) => sim.requests.filter((r) => r.path.startsWith('/api/v2/')).length,
+  // A changed ticket is read with show_many, not through the ticket export (10 calls a minute).
+  readsById: (sim) => ({
+    reads: sim.requests.filter((r) => r.path === '/api/v2/tickets/show_many').length,
+    runs: sim.requests.filter((r) => r.path.startsWith('/api/v2/incremental/tickets')).length,
+  }),
 });

@@ -25,7 +25,8 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
           'The address Omniport registers at the provider (or an admin pastes in the provider’s settings). Requests whose signature, signed time or delivery id do not check out are refused with 401 and change nothing. See docs/webhooks-in.md.',
         security: [],
         params: z.object({ provider: z.string().max(64), routeKey: z.string().max(128) }),
-        response: { 202: envelope(z.object({ accepted: z.boolean(), streams: z.array(z.string()) })), ...errorResponses },
+        // 200: a provider checking the address (Front's challenge) gets the answer it asks for, as it words it.
+        response: { 200: z.record(z.string(), z.unknown()), 202: envelope(z.object({ accepted: z.boolean(), streams: z.array(z.string()) })), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -33,6 +34,7 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? undefined : value;
       const outcome = await services.providerWebhooks.receive(request.params.provider, request.params.routeKey, { headers, rawBody, method: request.method, url: request.url });
+      if (outcome.kind === 'challenge') return reply.status(200).send(outcome.answer);
       const streams = outcome.kind === 'accepted' ? outcome.streams : [];
       return reply.status(202).send({ message: 'Webhook received', statusCode: 202, data: { accepted: outcome.kind === 'accepted', streams } });
     },

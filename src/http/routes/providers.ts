@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../core/services';
+import { credentialFields } from '../../core/connect';
 import { errorResponses, listEnvelope } from '../schemas';
 
 const providerSchema = z
@@ -38,7 +39,7 @@ export const providerRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
         display_name: m.displayName,
         vertical: m.vertical,
         auth_kind: m.authKind,
-        credential_fields: Object.keys((z.toJSONSchema(m.credentials) as { properties?: object }).properties ?? {}),
+        credential_fields: credentialFields(m).map((f) => f.name),
         default_base_url: m.defaultBaseUrl ?? null,
         oauth: Boolean(m.oauth),
         capabilities: m.capabilities,

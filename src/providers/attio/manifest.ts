@@ -3,6 +3,8 @@ import { READ_ONLY_SYNC, type ProviderManifest, type Verb } from '../manifest';
 
 /** Written one by one (Attio has no batch API) and read whole on every sync (Attio has no change filter). */
 const WRITE_FULL_SYNC: readonly Verb[] = ['create', 'batch_create', 'update', 'list', 'get', 'sync'];
+/** Attio's write requests: every POST, PATCH, PUT and DELETE but the record and entry queries, which read. */
+export const ATTIO_WRITES = { methods: ['POST', 'PATCH', 'PUT', 'DELETE'], path: /^\/v2\/(?!.*\/query$)/ };
 
 /**
  * Attio (REST API v2, https://docs.attio.com/rest-api). An access token (workspace API key, or an OAuth
@@ -25,10 +27,10 @@ export const attioManifest: ProviderManifest = {
     pkce: false,
   },
   // https://docs.attio.com/rest-api/guides/rate-limiting — 100 read requests and 25 write requests a second
-  // per workspace token; 429 answers carry Retry-After.
+  // per workspace token; 429 answers carry Retry-After. Queries (`…/query`) are POSTs that read: reads.
   budgets: [
-    { name: 'reads', requests: 100, perSeconds: 1, methods: ['GET'], scope: 'connection' },
-    { name: 'writes', requests: 25, perSeconds: 1, methods: ['POST', 'PATCH', 'PUT', 'DELETE'], path: /^\/v2\/(?!objects\/[^/]+\/records\/query)/, scope: 'connection' },
+    { name: 'reads', requests: 100, perSeconds: 1, except: ATTIO_WRITES, scope: 'connection' },
+    { name: 'writes', requests: 25, perSeconds: 1, ...ATTIO_WRITES, scope: 'connection' },
   ],
   capabilities: {
     'crm.contact': [...WRITE_FULL_SYNC],

@@ -9,6 +9,7 @@ import { frontHttpProfile } from './http';
 import { frontManifest } from './manifest';
 import { frontSyncers } from './sync';
 import { frontTicketOperations } from './tickets';
+import { frontWebhooks } from './webhooks';
 
 export { frontManifest } from './manifest';
 export { frontHttpProfile, frontAuthHeaders, frontErrorMessage } from './http';
@@ -29,6 +30,7 @@ export function createFrontAdapter(options: FrontAdapterOptions = {}): ProviderA
     syncers: frontSyncers(o),
     ticketing: frontTicketOperations(o),
     customFields: frontCustomFields(),
+    webhooks: frontWebhooks,
   };
 }
 

@@ -19,6 +19,13 @@ export const frontManifest: ProviderManifest = {
       .describe(
         'Front API token (Settings → Developers → API tokens) with the shared-resources scope and the permissions conversations, comments, messages, contacts, accounts, tags, teammates, inboxes and events (read; write for conversations, comments, messages and tags).',
       ),
+    app_secret: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Optional, for real-time updates: the App secret of a Front app (Settings → Developers → your app → Basic information) whose application webhook calls this connection’s real_time_setup.url (docs/providers/front.md).',
+      ),
   }),
   defaultBaseUrl: 'https://api2.frontapp.com',
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },

@@ -11,6 +11,7 @@ import { gorgiasManifest } from './manifest';
 import { gorgiasSyncers } from './sync';
 import { gorgiasTicketOperations } from './tickets';
 import type { GgUser } from './types';
+import { gorgiasWebhooks } from './webhooks';
 
 export { gorgiasManifest } from './manifest';
 export { gorgiasHttpProfile, gorgiasAuthHeaders, gorgiasErrorMessage, parseCallLimit } from './http';
@@ -34,6 +35,7 @@ export function createGorgiasAdapter(options: GorgiasAdapterOptions = {}): Provi
     syncers: gorgiasSyncers(o),
     ticketing: gorgiasTicketOperations(o),
     customFields: gorgiasCustomFields(o),
+    webhooks: gorgiasWebhooks,
   };
 }
 

@@ -5,18 +5,39 @@ import type { ProviderManifest } from '../manifest';
  * Jira Cloud platform REST API v3 (`/rest/api/3`). The site's own URL (`https://<site>.atlassian.net`)
  * is required as `base_url`; there is no default. API-token connections authenticate with HTTP Basic
  * `{email}:{api_token}`; an OAuth 2.0 (3LO) access token (`{access_token}`, with base URL
- * `https://api.atlassian.com/ex/jira/<cloudId>`) is sent as a bearer token. OAuth through the hosted
- * connect page is not offered yet (it needs Atlassian's `audience` parameter and the cloud-id lookup).
+ * `https://api.atlassian.com/ex/jira/<cloudId>`) is sent as a bearer token and renewed with the project's
+ * Jira OAuth app. OAuth through the hosted connect page is not offered yet (it needs Atlassian's `audience`
+ * parameter and the cloud-id lookup): OAuth connections are made with POST /connections.
  */
 export const jiraManifest: ProviderManifest = {
   name: 'jira',
   displayName: 'Jira',
   vertical: 'ticketing',
   authKind: 'basic',
-  credentials: z.strictObject({
-    email: z.email().describe('Email address of the Atlassian account the API token belongs to.'),
-    api_token: z.string().min(1).describe('Atlassian API token (id.atlassian.com → Security → API tokens).'),
-  }),
+  // An API token (typed in the connect page's form), or the tokens of an OAuth 2.0 (3LO) app: those the hosted
+  // connect page obtains, or ones a developer obtained with the project's Jira OAuth app (base URL
+  // `https://api.atlassian.com/ex/jira/<cloudId>`). Only OAuth connections can register dynamic webhooks.
+  credentials: z.union([
+    z.strictObject({
+      email: z.email().describe('Email address of the Atlassian account the API token belongs to.'),
+      api_token: z.string().min(1).describe('Atlassian API token (id.atlassian.com → Security → API tokens).'),
+    }),
+    z.strictObject({
+      access_token: z.string().min(1).describe('OAuth 2.0 (3LO) access token of the project’s Jira OAuth app (PUT /oauth-apps/jira).'),
+      refresh_token: z.string().min(1).optional().describe('Renews the access token (scope offline_access).'),
+      expires_at: z.string().optional().describe('When the access token expires (ISO 8601).'),
+    }),
+  ]),
+  // https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/ — the project's OAuth 2.0 (3LO) app
+  // renews the tokens of OAuth connections (`offline_access`) and its client secret signs dynamic webhooks.
+  oauth: {
+    authorizeUrl: 'https://auth.atlassian.com/authorize',
+    tokenUrl: 'https://auth.atlassian.com/oauth/token',
+    scopes: ['read:jira-work', 'write:jira-work', 'read:jira-user', 'manage:jira-webhook', 'offline_access'],
+    pkce: false,
+    tokenRequestBody: 'json',
+    connectPage: false,
+  },
   // Jira answers 429 with Retry-After (seconds); X-RateLimit-Reset is an ISO timestamp, so only
   // the remaining count is declared here and Retry-After decides the wait.
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining' },

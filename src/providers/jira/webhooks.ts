@@ -1,17 +1,23 @@
 /**
- * Jira webhooks in (docs/providers/jira.md, "Real-time updates"): one admin webhook per connection created with
- * `POST /rest/webhooks/1.0/webhook` (issue and comment events, with a secret Omniport generates), as a Jira
- * administrator's API token may. Requests carry `X-Hub-Signature: sha256=<hex HMAC-SHA256 of the body>` and a
- * delivery id in `X-Atlassian-Webhook-Identifier` (the same on Jira's retries); Jira signs no time, so replays
- * are refused by that id. Deleted issues and comments are marked deleted at once.
+ * Jira webhooks in (docs/providers/jira.md, "Real-time updates"), of two kinds by how the connection is made:
  *
- * Jira's dynamic webhooks (`POST /rest/api/3/webhook`, expiring after 30 days) are open to Connect and OAuth 2.0
- * apps only: with an API token (how Omniport connects Jira) the admin webhook is the one that can be created.
+ * - API token (a Jira administrator's): one admin webhook created with `POST /rest/webhooks/1.0/webhook` (issue
+ *   and comment events, with a secret Omniport generates). Requests carry `X-Hub-Signature: sha256=<hex
+ *   HMAC-SHA256 of the body>`; Jira signs no time, so replays are refused by delivery id.
+ * - OAuth 2.0 (3LO): a dynamic webhook registered with `POST /rest/api/3/webhook` (the same events, a JQL filter
+ *   naming every project the token sees), which expires after 30 days: renewed with `PUT
+ *   /rest/api/3/webhook/refresh`, deleted with `DELETE /rest/api/3/webhook`. Requests carry `Authorization:
+ *   Bearer <JWT>` signed (HS256) with the client secret of the project's Jira OAuth app; its `exp` must not have
+ *   passed and its `iat` must be within 5 minutes of now.
+ *
+ * Both: the delivery id is `X-Atlassian-Webhook-Identifier` (the same on Jira's retries); deleted issues and
+ * comments are marked deleted at once.
  */
 import { createHash } from 'node:crypto';
-import type { ProviderWebhooks, WebhookNotice } from '../types';
+import type { AdapterContext, ProviderWebhooks, WebhookNotice } from '../types';
 import { deleteIfPresent, newWebhookSecret } from '../webhook-registration';
-import { header, hmac, safeEqual } from '../webhook-signatures';
+import { header, hmac, safeEqual, verifiedHs256Jwt } from '../webhook-signatures';
+import { API, pageBean } from './api';
 
 export const JIRA_WEBHOOKS = '/rest/webhooks/1.0/webhook';
 
@@ -35,9 +41,42 @@ function notice(deliveryId: string, p: Payload): WebhookNotice {
   return { deliveryId, streams: [] };
 }
 
+/** Dynamic webhooks: `POST /rest/api/3/webhook` answers one result per webhook asked for. */
+interface Registered {
+  webhookRegistrationResult?: { createdWebhookId?: number; errors?: string[] }[];
+}
+
+/** Jira answers the new expiry in Unix ms (its description) or as a date (its example): either is read. */
+function expiryOf(value: unknown): Date {
+  const at = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : NaN;
+  if (!Number.isFinite(at)) throw new Error('Jira did not say when the webhook expires');
+  return new Date(at);
+}
+
+/**
+ * The JQL of a dynamic webhook: every project the token sees (dynamic webhooks take only `project`,
+ * `issuetype`, `status`, … with `=`, `!=`, `IN`, `NOT IN`: there is no "every issue").
+ */
+async function everyProject(ctx: AdapterContext): Promise<string> {
+  const ids: string[] = [];
+  for await (const page of pageBean<{ id?: string }>(ctx, `${API}/project/search`, { pageSize: 50 })) ids.push(...page.items.flatMap((p) => (p?.id ? [String(p.id)] : [])));
+  if (!ids.length) throw new Error('the token sees no Jira project');
+  return `project IN (${ids.join(', ')})`;
+}
+
+/** OAuth 2.0 connections (bearer token): dynamic webhooks. */
+const isOAuth = (ctx: AdapterContext) => Boolean(ctx.credentials.access_token);
+
 export const jiraWebhooks: ProviderWebhooks = {
-  replayWindowSeconds: 0, // no signed time: replays are refused by delivery id
+  // Dynamic webhooks' JWT `iat`; admin webhooks sign no time (signedAt null: no window applies).
+  replayWindowSeconds: 300,
   verify(req, secret) {
+    const authorization = header(req.headers, 'authorization');
+    if (authorization) {
+      const claims = verifiedHs256Jwt(/^Bearer\s+(\S+)$/i.exec(authorization)?.[1], secret);
+      if (!claims) return null;
+      return { signedAt: typeof claims.iat === 'number' ? claims.iat * 1000 : null };
+    }
     const signature = header(req.headers, 'x-hub-signature');
     if (!signature?.startsWith('sha256=')) return null;
     return safeEqual(signature, `sha256=${hmac('sha256', secret, req.rawBody, 'hex')}`) ? { signedAt: null } : null;
@@ -48,6 +87,16 @@ export const jiraWebhooks: ProviderWebhooks = {
     return notice(deliveryId, body as Payload);
   },
   async register(ctx, url) {
+    if (isOAuth(ctx)) {
+      const jqlFilter = await everyProject(ctx);
+      const res = await ctx.http.post<Registered>(`${API}/webhook`, { json: { url, webhooks: [{ events: JIRA_WEBHOOK_EVENTS, jqlFilter }] } });
+      const result = res.data?.webhookRegistrationResult?.[0];
+      if (!result?.createdWebhookId) throw new Error(`Jira did not register the webhook${result?.errors?.length ? `: ${result.errors.join('; ')}` : ''}`);
+      const remoteIds = { dynamic: String(result.createdWebhookId) };
+      // Registered webhooks live 30 days; the refresh answers the exact expiry.
+      const expiresAt = await jiraWebhooks.renew!(ctx, remoteIds);
+      return { remoteIds, secret: '', expiresAt, signedByOAuthApp: true };
+    }
     const secret = newWebhookSecret();
     const created = await ctx.http.post<{ self?: string }>(JIRA_WEBHOOKS, {
       json: { name: 'Omniport real-time updates', url, events: JIRA_WEBHOOK_EVENTS, filters: { 'issue-related-events-section': '' }, excludeBody: false, secret },
@@ -56,7 +105,13 @@ export const jiraWebhooks: ProviderWebhooks = {
     if (!id) throw new Error('Jira did not name the webhook it created');
     return { remoteIds: { webhook: id }, secret };
   },
+  async renew(ctx, remoteIds) {
+    const res = await ctx.http.put<{ expirationDate?: unknown }>(`${API}/webhook/refresh`, { json: { webhookIds: [Number(remoteIds.dynamic)] } });
+    return expiryOf(res.data?.expirationDate);
+  },
   async unregister(ctx, remoteIds) {
+    // Unknown ids are ignored by Jira (202 either way).
+    if (remoteIds.dynamic) await ctx.http.delete(`${API}/webhook`, { json: { webhookIds: [Number(remoteIds.dynamic)] } });
     if (remoteIds.webhook) await deleteIfPresent(ctx, `${JIRA_WEBHOOKS}/${encodeURIComponent(remoteIds.webhook)}`);
   },
 };

@@ -3,7 +3,7 @@
  * tags, tickets, then comments with their attachments (from the ticket event export). Each yields one
  * batch per provider page.
  */
-import type { ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import type { AdapterContext, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
 import { cursorPages, deletedTicketIds, exportPages, exportStartTime, lookupRoles, rolesFromSideload, ticketEventPages, type ResolvedOptions } from './api';
 import { unifyComment } from './comment.mapper';
 import { unifyGroup } from './group.mapper';
@@ -56,6 +56,18 @@ function usersSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
+/** Sideloads that unify a ticket: requester roles (contact or not) and solved times. */
+export const TICKET_SIDELOADS = 'users,metric_sets';
+
+/** Tickets of an answer that carries `TICKET_SIDELOADS`. */
+export function unifyTickets(ctx: AdapterContext, tickets: ZdTicket[], body: Record<string, unknown>): UnifiedRecord[] {
+  const roles = rolesFromSideload(body);
+  const solved = new Map<number, string | null | undefined>();
+  const metricSets = Array.isArray(body.metric_sets) ? (body.metric_sets as ZdMetricSet[]) : [];
+  for (const m of metricSets) if (m && typeof m.ticket_id === 'number') solved.set(m.ticket_id, m.solved_at);
+  return tickets.map((t) => unifyTicket(t, ctx.ids, { roleOf: (id) => roles.get(id), solvedAt: solved.get(t.id) }));
+}
+
 /** Tickets from the cursor-based incremental ticket export; soft-deleted tickets come with `deleted: true`. */
 function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
   return {
@@ -68,17 +80,9 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
         startTime: exportStartTime(opts.since, o.exportLagSeconds),
         cursor: opts.resume,
         perPage: o.exportPageSize,
-        // Requester roles (contact or not) and solved times.
-        query: { include: 'users,metric_sets' },
+        query: { include: TICKET_SIDELOADS },
       });
-      for await (const page of pages) {
-        const roles = rolesFromSideload(page.body);
-        const solved = new Map<number, string | null | undefined>();
-        const metricSets = Array.isArray(page.body.metric_sets) ? (page.body.metric_sets as ZdMetricSet[]) : [];
-        for (const m of metricSets) if (m && typeof m.ticket_id === 'number') solved.set(m.ticket_id, m.solved_at);
-        const records = page.items.map((t) => unifyTicket(t, ctx.ids, { roleOf: (id) => roles.get(id), solvedAt: solved.get(t.id) }));
-        yield { records, resume: page.after };
-      }
+      for await (const page of pages) yield { records: unifyTickets(ctx, page.items, page.body), resume: page.after };
     },
   };
 }

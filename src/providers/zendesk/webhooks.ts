@@ -5,7 +5,9 @@
  * base64(HMAC-SHA256(secret, timestamp + body)) in X-Zendesk-Webhook-Signature, the timestamp in
  * X-Zendesk-Webhook-Signature-Timestamp; the secret is read from /api/v2/webhooks/{id}/signing_secret.
  */
-import type { ProviderWebhooks } from '../types';
+import type { ProviderWebhooks, UnifiedRecord } from '../types';
+import { TICKET_SIDELOADS, unifyTickets } from './sync';
+import type { ZdTicket } from './types';
 import { deleteIfPresent } from '../webhook-registration';
 import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
 
@@ -48,9 +50,24 @@ export const zendeskWebhooks: ProviderWebhooks = {
     return { signedAt: signedTime(timestamp) };
   },
   parse(_req, body) {
-    const event = body as { id?: unknown; type?: unknown } | null;
+    const event = body as { id?: unknown; type?: unknown; detail?: { id?: unknown } } | null;
     if (!event || typeof event.id !== 'string' || typeof event.type !== 'string') return null;
-    return { deliveryId: event.id, streams: streamsOf(event.type) };
+    // A ticket created or changed is read by id; deletions are seen by the export (show_many leaves deleted tickets out).
+    const ticketId = /^zen:event-type:ticket\.(?!soft_deleted|permanently_deleted)/.test(event.type) && typeof event.detail?.id === 'string' ? event.detail.id : undefined;
+    return { deliveryId: event.id, streams: streamsOf(event.type), ...(ticketId ? { changed: [{ objectType: 'ticketing.ticket', remoteId: ticketId }] } : {}) };
+  },
+  fetchChanged: {
+    objectTypes: ['ticketing.ticket'],
+    // The Tickets API's show_many (100 ids a call) counts in the account's budget, not the export's 10 a minute.
+    async fetch(ctx, _objectType, remoteIds) {
+      const records: UnifiedRecord[] = [];
+      for (let i = 0; i < remoteIds.length; i += 100) {
+        const ids = remoteIds.slice(i, i + 100).join(',');
+        const res = await ctx.http.get<{ tickets?: ZdTicket[] } & Record<string, unknown>>('/api/v2/tickets/show_many', { query: { ids, include: TICKET_SIDELOADS } });
+        records.push(...unifyTickets(ctx, res.data.tickets ?? [], res.data));
+      }
+      return records;
+    },
   },
   async register(ctx, url) {
     const created = await ctx.http.post<{ webhook: { id: string } }>('/api/v2/webhooks', {

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { FaultController, SimClock, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { loadOpenApiCheck, type KnownDeviation, type OpenApiCheck } from '../shared/openapi-check';
 import { specPath } from '../../support/provider-specs';
+import { fixedWindow } from '../shared/fixed-window';
 
 export type AttioObject = 'people' | 'companies' | 'deals';
 type AType = 'text' | 'number' | 'checkbox' | 'currency' | 'date' | 'timestamp' | 'status' | 'select' | 'record-reference' | 'actor-reference' | 'location' | 'email-address' | 'phone-number' | 'personal-name';
@@ -37,6 +38,12 @@ export interface AttioSimulatorOptions {
   validateSpec?: boolean;
   /** Currency of the deals' `value` attribute (Attio keeps one per attribute). */
   dealCurrency?: string;
+  /**
+   * Attio's limits: 100 read and 25 write requests a second (record and entry queries read); `enforce` answers
+   * requests over them with 429 and Retry-After as an HTTP date, as Attio documents.
+   */
+  rateLimit?: { reads?: number; writes?: number; windowSeconds?: number; enforce?: boolean };
+  recordBodies?: boolean;
 }
 
 export interface AttioSimulator {
@@ -48,6 +55,8 @@ export interface AttioSimulator {
   readonly statuses: Record<string, unknown>[];
   readonly spec: OpenApiCheck;
   get(object: AttioObject, id: string): AttioRecord | undefined;
+  /** Creates a record as a person would in Attio (same value forms as the API). */
+  create(object: AttioObject, values: Record<string, unknown>): AttioRecord;
   /** Writes values as a person would in Attio (same forms as the API). */
   update(object: AttioObject, id: string, values: Record<string, unknown>): AttioRecord;
   remove(object: AttioObject, id: string): void;
@@ -270,9 +279,23 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
     throw new AttioError(404, 'not_found', `Object with slug/ID "${s}" not found.`);
   };
 
+  const windowMs = (opts.rateLimit?.windowSeconds ?? 1) * 1000;
+  const limits = { read: fixedWindow(clock, opts.rateLimit?.reads ?? 100, windowMs), write: fixedWindow(clock, opts.rateLimit?.writes ?? 25, windowMs) };
   function handle(req: SimRequest): SimResponse {
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
     if (!bearer || !tokens.has(bearer[1]!)) return { status: 401, body: { status_code: 401, type: 'auth_error', code: 'unauthorized', message: 'Invalid or missing access token.' } };
+    const window = limits[req.method === 'GET' || req.path.endsWith('/query') ? 'read' : 'write'].take();
+    if (opts.rateLimit?.enforce && window.over) {
+      return {
+        status: 429,
+        headers: { 'retry-after': new Date(window.resetAt).toUTCString() },
+        body: { status_code: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded', message: 'Rate limit exceeded, please try again later' },
+      };
+    }
+    return route(req);
+  }
+
+  function route(req: SimRequest): SimResponse {
     const body = (req.body ?? {}) as { data?: Record<string, unknown>; limit?: number; offset?: number };
     const q = req.query;
     const p = req.path;
@@ -383,6 +406,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
     clock,
     faults,
     requests,
+    recordBodies: opts.recordBodies,
     onRequest(req) {
       spec.checkRequest({ method: req.method, path: req.path, query: req.query, headers: req.headers, body: req.bodyError ? undefined : req.body });
     },
@@ -412,6 +436,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
       const r = records.get(id);
       return r && !r.deleted && r.object === object ? r : undefined;
     },
+    create,
     update(object, id, values) {
       const rec = live(object, id);
       writeValues(object, rec, values, false);

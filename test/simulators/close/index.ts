@@ -17,6 +17,7 @@ import {
   type SimResponse,
 } from '../shared/http-kit';
 import { loadCloseSpecCheck, type SpecViolation } from './spec';
+import { fixedWindow } from '../shared/fixed-window';
 
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation };
 
@@ -55,6 +56,11 @@ export interface CloseSimulatorOptions {
   /** Users created up front (default 3). */
   users?: number;
   recordBodies?: boolean;
+  /**
+   * The per-API-key limit (Close's example: 20 requests a second); `enforce` answers requests over it with 429,
+   * Retry-After and `RateLimit: limit=…, remaining=…, reset=…` (seconds), as Close documents.
+   */
+  rateLimit?: { perWindow?: number; windowSeconds?: number; enforce?: boolean };
 }
 
 export interface CloseEventRecord {
@@ -409,9 +415,22 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     };
   }
 
+  const limit = fixedWindow(clock, opts.rateLimit?.perWindow ?? 20, (opts.rateLimit?.windowSeconds ?? 1) * 1000);
   async function handle(req: SimRequest): Promise<SimResponse> {
     const auth = authOf(req);
     if (!auth?.valid) return { status: 401, body: { error: 'The API key or access token is invalid.' } };
+    const window = limit.take();
+    const reset = Math.max(0.001, window.resetInMs / 1000);
+    const ratelimit = `limit=${window.limit}, remaining=${window.remaining}, reset=${+reset.toFixed(3)}`;
+    if (opts.rateLimit?.enforce && window.over) {
+      return { status: 429, headers: { ratelimit, 'retry-after': String(Math.ceil(reset)) }, body: { error: 'API rate limit exceeded, retry later.' } };
+    }
+    const res = await route(req);
+    res.headers = { ratelimit, ...(res.headers ?? {}) };
+    return res;
+  }
+
+  async function route(req: SimRequest): Promise<SimResponse> {
     const m = /^\/api\/v1\/(.+?)\/?$/.exec(req.path);
     if (!m) return { status: 404, body: { error: 'Not found.' } };
     const path = m[1]!;

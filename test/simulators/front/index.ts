@@ -49,11 +49,13 @@ import {
 } from '../shared/http-kit';
 import { compareKeys, type SortKey } from '../shared/keyset';
 import { boundaryOf, nestForm, parseMultipart, splitFiles } from './multipart';
+import { FrontHooks } from './hooks';
 import { Serializer } from './serialize';
 import { FRONT_KNOWN_DEVIATIONS, loadSpecCheck, type KnownDeviation, type SpecViolation } from './spec';
 import { badRequest, FrontError, FrontState, type SimConversation, type SimFile } from './state';
 
 export { FrontState, FrontError, FaultController, SimClock, FRONT_KNOWN_DEVIATIONS };
+export { FrontHooks, frontHookHeaders, type FrontAppWebhook } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation };
 export type * from './state';
 
@@ -123,6 +125,8 @@ export interface FrontSimulator {
   seedConversations(n: number, opts?: { inboxId?: string; messagesPerConversation?: number; commentsPerConversation?: number }): string[];
   /** The next `times` requests answer 429 with `retry-after` and an exhausted `x-ratelimit-remaining`. */
   rateLimited(times: number, retryAfterSeconds?: number): ActiveFault;
+  /** Application webhooks an admin installed (`install`), and the signed requests sent to them. */
+  readonly hooks: FrontHooks;
   close(): Promise<void>;
 }
 
@@ -251,6 +255,7 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
   const spec = await loadSpecCheck({ enabled: opts.validateSpec, file: opts.specFile, deviations: opts.knownDeviations });
   let origin = '';
   const ser = new Serializer(state, () => origin);
+  const hooks = new FrontHooks(state, ser);
   const seed = opts.seedDefaults === false ? undefined : seedDefaults(state);
 
   const tokens = new Map<string, { events: boolean }>([[DEFAULT_TOKEN, { events: true }]]);
@@ -656,7 +661,12 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
       return out;
     },
     rateLimited: (times, retryAfterSeconds = 1) => faults.add({ status: 429, times, retryAfterSeconds }),
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }
 

@@ -248,6 +248,8 @@ export class FrontState {
   readonly messages = new Map<string, SimMessage>();
   readonly attachments = new Map<string, SimAttachment>();
   readonly events: SimEvent[] = [];
+  /** Called with every event as it is recorded (the app webhooks of test/simulators/front/hooks.ts). */
+  readonly listeners: ((e: SimEvent) => void)[] = [];
   /** Conversations deleted for good: their events still embed them (as last seen). */
   readonly tombstones = new Map<string, SimConversation>();
   /** Ticketing statuses enabled (`GET /company/statuses` answers 404 otherwise). */
@@ -454,6 +456,7 @@ export class FrontState {
   private emit(type: EventType, c: SimConversation, target: SimEvent['target'] = null, actor: string | null = null, at = this.ts()): SimEvent {
     const e: SimEvent = { id: this.newId('evt'), type, emitted_at: at, conversationId: c.id, target, sourceTeammateId: actor };
     this.events.push(e);
+    for (const listener of this.listeners) listener(e);
     return e;
   }
 

@@ -160,7 +160,23 @@ const ticketProps: Record<string, Schema> = {
   via: { t: 'string', enum: VIAS },
 };
 
+/** `POST /api/integrations` (Create an integration): HTTP integrations are the ones the API creates. */
+const integrationHttp: Schema = {
+  t: 'object',
+  required: ['url', 'method'],
+  props: {
+    url: { t: 'string', format: 'url' },
+    method: { t: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] },
+    headers: { t: 'any' },
+    form: { t: 'any' },
+    request_content_type: { t: 'string', enum: ['application/json', 'application/x-www-form-urlencoded'] },
+    response_content_type: { t: 'string', enum: ['application/json', 'text/plain'] },
+    triggers: { t: 'object', props: Object.fromEntries(['ticket-created', 'ticket-updated', 'ticket-message-created', 'ticket-self-unsnoozed', 'ticket-message-failed'].map((k) => [k, { t: 'boolean' } as Schema])) },
+  },
+};
+
 export const BODIES = {
+  createIntegration: { t: 'object', required: ['name', 'type', 'http'], props: { name: { t: 'string' }, type: { t: 'string', enum: ['http'] }, description: str(), http: integrationHttp } },
   createTicket: { t: 'object', required: ['messages', 'via'], props: { ...ticketProps, messages: { t: 'array', items: message, min: 1, max: 500 } } },
   updateTicket: { t: 'object', props: ticketProps },
   createMessage: message,

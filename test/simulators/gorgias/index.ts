@@ -27,6 +27,7 @@
  *   GET    /api/messages                            order_by created_datetime:asc|desc, ticket_id
  *   POST   /api/upload?type=                        multipart, 201 [{url, name, size, content_type}]
  *   GET    /api/{file_type}/download/{hash}/{name}  the uploaded file
+ *   POST   /api/integrations (type http, 201), GET / DELETE /api/integrations/{id}   HTTP integrations (hooks.ts)
  */
 import http from 'node:http';
 import {
@@ -43,11 +44,13 @@ import {
 import { compareKeys, type SortKey } from '../shared/keyset';
 import { asFieldErrors, BODIES, checkBody, checkQuery, QUERIES, type Schema } from './contract';
 import { boundaryOf, parseMultipart } from './multipart';
-import { Serializer } from './serialize';
+import { GorgiasHooks, type SimHttpIntegration } from './hooks';
+import { gorgiasDate, Serializer } from './serialize';
 import { GorgiasError, GorgiasState, invalid, notFound, type SimCustomField, type SimMessage, type SimTag, type SimTeam, type SimTicket, type SimUser } from './state';
 
 export { GorgiasState, GorgiasError, FaultController, SimClock };
 export { gorgiasDate } from './serialize';
+export { GorgiasHooks, renderTemplate, type SimHttpIntegration, type GorgiasTrigger } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest };
 export type * from './state';
 
@@ -134,6 +137,8 @@ export interface GorgiasSimulator {
   seedTickets(n: number, opts?: { messagesPerTicket?: number }): number[];
   /** The next `times` requests answer 429 with `Retry-After` and a full call-limit header. */
   rateLimited(times: number, retryAfterSeconds?: number): ActiveFault;
+  /** HTTP integrations created through the API, and the requests their triggers sent. */
+  readonly hooks: GorgiasHooks;
   close(): Promise<void>;
 }
 
@@ -251,6 +256,7 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
   const contractViolations: ContractViolation[] = [];
   let origin = '';
   const ser = new Serializer(state, () => origin);
+  const hooks = new GorgiasHooks(state, ser);
 
   const credentials = opts.credentials?.length ? [...opts.credentials] : [DEFAULT_CREDENTIAL];
   const userOfKey = new Map<string, { apiKey: string; userId: number }>();
@@ -661,6 +667,28 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
       });
       return ok(files, 201);
     }),
+    route('POST', '/api/integrations', (req, _p, who) => {
+      checkQ(req, 'none');
+      const b = checkB(req, BODIES.createIntegration) as { name: string; description?: string | null; http: Partial<SimHttpIntegration['http']> & { url: string; method: string } };
+      const { request_content_type: requestType, response_content_type: responseType, triggers, ...http } = b.http;
+      const created = hooks.create({
+        name: b.name,
+        description: b.description,
+        http: { ...http, request_content_type: requestType ?? 'application/json', response_content_type: responseType ?? 'application/json', triggers: triggers ?? {} },
+      });
+      return ok(integrationJson(created, who), 201);
+    }),
+    route('GET', '/api/integrations/{id}', (req, _p, who) => {
+      checkQ(req, 'none');
+      const i = hooks.integrations.get(intId(_p.id!, 'Integration'));
+      if (!i) throw notFound('Integration');
+      return ok(integrationJson(i, who));
+    }),
+    route('DELETE', '/api/integrations/{id}', (req, p) => {
+      checkQ(req, 'none');
+      if (!hooks.integrations.delete(intId(p.id!, 'Integration'))) throw notFound('Integration');
+      return { status: 204 };
+    }),
     route('GET', '/api/{type}/download/{domain}/{resource}', (req, p) => {
       checkQ(req, 'none');
       const hash = p.resource!.split('-')[0]!;
@@ -669,6 +697,21 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
       return { status: 200, body: f.content.toString('utf8'), headers: { 'content-type': f.contentType } };
     }),
   ];
+
+  const integrationJson = (i: SimHttpIntegration, who: SimUser): Obj => ({
+    id: i.id,
+    name: i.name,
+    description: i.description,
+    type: 'http',
+    http: { id: i.id + 1000, ...i.http },
+    created_datetime: gorgiasDate(i.created),
+    updated_datetime: gorgiasDate(i.updated),
+    deactivated_datetime: null,
+    managed: false,
+    application_id: null,
+    user: { id: who.id },
+    uri: `/api/integrations/${i.id}/`,
+  });
 
   const dispatch = (req: SimRequest, who: SimUser): SimResponse => {
     for (const r of routes) {
@@ -812,6 +855,11 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
       return out;
     },
     rateLimited: (times, retryAfterSeconds = 1) => faults.add({ status: 429, times, retryAfterSeconds }),
-    close: () => server.close(),
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }

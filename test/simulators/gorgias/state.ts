@@ -394,12 +394,21 @@ export class GorgiasState {
     this.setCustomFields(ticket, input.fields, 'custom_fields', true);
     ticket.tagIds = [...new Set(input.tagNames.map((n) => this.tagByName(n)!.id))];
     this.tickets.set(ticket.id, ticket);
+    this.changed('ticket-created', ticket);
     return ticket;
+  }
+
+  /** Called with every ticket change (the HTTP integrations of test/simulators/gorgias/hooks.ts). */
+  readonly listeners: ((trigger: 'ticket-created' | 'ticket-updated' | 'ticket-message-created', ticket: SimTicket) => void)[] = [];
+
+  private changed(trigger: 'ticket-created' | 'ticket-updated' | 'ticket-message-created', ticket: SimTicket): void {
+    for (const listener of this.listeners) listener(trigger, ticket);
   }
 
   /** Something changed on the ticket: bump `updated_datetime` (what incremental sync orders by). */
   touch(t: SimTicket): void {
     t.updated = this.now();
+    this.changed('ticket-updated', t);
   }
 
   setStatus(t: SimTicket, status: SimTicket['status']): void {
@@ -421,6 +430,7 @@ export class GorgiasState {
     list.push(m);
     this.byTicket.set(ticket.id, list);
     if (m.public) ticket.lastMessage = created;
+    this.changed('ticket-message-created', ticket);
     if (!m.fromAgent) {
       ticket.lastReceivedMessage = created;
       // A customer writing again re-opens a closed or snoozed ticket.

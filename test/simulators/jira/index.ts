@@ -56,7 +56,7 @@ import {
   type SimProject,
   type SimUser,
 } from './state';
-import { JiraHooks } from './hooks';
+import { DYNAMIC_WEBHOOK_LIFE_MS, JiraHooks } from './hooks';
 
 export { FaultController, SimClock, JiraState, JIRA_KNOWN_DEVIATIONS };
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation, KnownDeviation, SimIssue, SimUser, SimProject, SimGroup, SimField };
@@ -66,13 +66,15 @@ export interface JiraCredential {
   apiToken: string;
 }
 
-export { JiraHooks, jiraHookHeaders, type SimJiraWebhook } from './hooks';
+export { JiraHooks, jiraHookHeaders, jiraDynamicHookHeaders, jiraWebhookJwt, DYNAMIC_WEBHOOK_LIFE_MS, type SimJiraWebhook, type SimDynamicWebhook } from './hooks';
 
 export interface JiraSimulatorOptions {
   /** API-token credentials; default `admin@example.com` / `jira-test-token` (the site admin). Unknown emails become users. */
   credentials?: JiraCredential[];
   /** OAuth 2.0 (3LO) access tokens accepted as `Authorization: Bearer` (acting as the first credential's user). */
   accessTokens?: string[];
+  /** The OAuth 2.0 app those tokens belong to: may register dynamic webhooks, which its client secret signs. */
+  oauthApp?: { clientId: string; clientSecret: string };
   /** Validate traffic against the OpenAPI document (default true; skipped when the file is absent). */
   validateSpec?: boolean;
   /** The document; default `specPath('jira', 'swagger-v3.v3.json')`; null disables validation. */
@@ -298,6 +300,7 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     };
   };
   const tokenHash = (jql: string) => createHash('sha256').update(jql).digest('hex').slice(0, 16);
+  let lastSearch: { key: string; hits: SimIssue[] } | undefined;
   function search(user: SimUser, p: { jql?: unknown; nextPageToken?: unknown; maxResults?: unknown; fields?: unknown }): Obj {
     const jql = typeof p.jql === 'string' ? p.jql : '';
     let query;
@@ -321,11 +324,16 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
         fail(400, 'The provided next page token is invalid or expired.');
       }
     }
-    let hits: SimIssue[];
+    // The pages of one query over unchanged issues reuse its hits (relative dates such as -5m depend on the clock).
+    const key = `${state.revision}\n${user.accountId}\n${user.timeZone}\n${jql}`;
+    let hits = /[-+]\s*\d+\s*[mhdw]\b|\(\s*\)/i.test(jql) ? undefined : lastSearch?.key === key ? lastSearch.hits : undefined;
     try {
-      const ctx = { timeZone: user.timeZone, now: clock.now(), accountId: user.accountId };
-      const views = [...state.issues.values()].map((i) => ({ ...view(i), issue: i }));
-      hits = sortIssues(views.filter((v) => matches(query.where!, v, ctx)), query.orderBy).map((v) => v.issue);
+      if (!hits) {
+        const ctx = { timeZone: user.timeZone, now: clock.now(), accountId: user.accountId };
+        const views = [...state.issues.values()].map((i) => ({ ...view(i), issue: i }));
+        hits = sortIssues(views.filter((v) => matches(query.where!, v, ctx)), query.orderBy).map((v) => v.issue);
+        lastSearch = { key, hits };
+      }
     } catch (e) {
       if (e instanceof JqlError) fail(400, e.message);
       throw e;
@@ -370,6 +378,7 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
 
   // Admin webhooks (the webhooks REST API, outside /rest/api/3).
   const hooks = new JiraHooks(state, () => baseUrl);
+  hooks.oauthApp = opts.oauthApp ?? null;
   const WEBHOOKS = '/rest/webhooks/1.0/webhook';
   routes.push({
     method: 'POST',
@@ -396,6 +405,48 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     method: 'DELETE',
     re: new RegExp(`^${WEBHOOKS}/(\\d+)$`),
     h: ({ params }) => (hooks.webhooks.delete(Number(params[0])) ? { status: 204 } : jiraError(404, ['Webhook not found.'])),
+  });
+
+  // Dynamic webhooks: only OAuth 2.0 (and Connect) apps may manage them; an API token is refused with 403.
+  const asApp = (req: SimRequest) => identify(req)?.scheme === 'bearer' && hooks.oauthApp !== null;
+  const notAnApp = () => jiraError(403, ['Only Connect and OAuth 2.0 apps can use this operation.']);
+  route('POST', '/webhook', ({ req }) => {
+    if (!asApp(req)) return notAnApp();
+    const b = (req.body ?? {}) as { url?: unknown; webhooks?: { events?: unknown; jqlFilter?: unknown }[] };
+    if (typeof b.url !== 'string' || !/^https?:\/\//.test(b.url) || !Array.isArray(b.webhooks)) return jiraError(400, ['The request is invalid.']);
+    const url = b.url;
+    // One URL per app: another URL replaces the app's webhooks of this site.
+    for (const h of [...hooks.dynamic.values()]) if (h.url !== url) hooks.dynamic.delete(h.id);
+    const now = clock.now();
+    return ok({
+      webhookRegistrationResult: b.webhooks.map((w) =>
+        Array.isArray(w.events) && w.events.length && typeof w.jqlFilter === 'string' ? hooks.registerDynamic(url, w.events.map(String), w.jqlFilter, now) : { errors: ['events and jqlFilter are required'] },
+      ),
+    });
+  });
+  route('GET', '/webhook', ({ req }) => {
+    if (!asApp(req)) return notAnApp();
+    const values = [...hooks.dynamic.values()].map((h) => ({ id: h.id, events: h.events, jqlFilter: h.jqlFilter, expirationDate: h.expiresAt }));
+    return ok({ isLast: true, maxResults: 100, startAt: 0, total: values.length, values });
+  });
+  route('DELETE', '/webhook', ({ req }) => {
+    if (!asApp(req)) return notAnApp();
+    const ids = (req.body as { webhookIds?: unknown } | undefined)?.webhookIds;
+    if (!Array.isArray(ids)) return jiraError(400, ['The list of webhook IDs is missing.']);
+    for (const id of ids) hooks.dynamic.delete(Number(id));
+    return { status: 202 };
+  });
+  route('PUT', '/webhook/refresh', ({ req }) => {
+    if (!asApp(req)) return notAnApp();
+    const ids = (req.body as { webhookIds?: unknown } | undefined)?.webhookIds;
+    if (!Array.isArray(ids)) return jiraError(400, ['The list of webhook IDs is missing.']);
+    const expirationDate = clock.now() + DYNAMIC_WEBHOOK_LIFE_MS;
+    // Unknown ids (gone, or another app's) are ignored.
+    for (const id of ids) {
+      const h = hooks.dynamic.get(Number(id));
+      if (h) h.expiresAt = expirationDate;
+    }
+    return ok({ expirationDate });
   });
 
   route('GET', '/myself', ({ user }) => ok(state.renderUser(user, { full: true })));

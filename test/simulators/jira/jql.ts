@@ -156,10 +156,21 @@ export function parseJql(jql: string): Query {
 // ---------------------------------------------------------------------------------------------------
 // dates
 
+/** One formatter per time zone: building one costs far more than using it (a search evaluates dates per issue). */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+const wallClock = (timeZone: string) => {
+  let f = wallClocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    wallClocks.set(timeZone, f);
+  }
+  return f;
+};
+
 /** Offset (ms) of a time zone at an instant: local wall time minus UTC. */
 function zoneOffset(at: number, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    wallClock(timeZone)
       .formatToParts(new Date(at))
       .map((x) => [x.type, x.value]),
   );

@@ -219,6 +219,8 @@ export class JiraState {
   readonly groups = new Map<string, SimGroup>();
   readonly projects = new Map<string, SimProject>();
   readonly issues = new Map<string, SimIssue>();
+  /** Bumped whenever an issue is created, changed or deleted: searches computed at one revision can be reused. */
+  revision = 0;
   readonly attachments = new Map<string, SimAttachment>();
   readonly fields: SimField[] = [...SYSTEM_FIELDS];
   private seq = { issue: 10_000, project: 10_000, comment: 10_000, attachment: 10_000, custom: 10_049, account: 0 };
@@ -493,6 +495,7 @@ export class JiraState {
     this.applyFields(issue, rest, 'create', actingId);
     project!.nextNumber++;
     this.issues.set(issue.id, issue);
+    this.revision++;
     this.changed({ event: 'jira:issue_created', issue, actingId });
     return issue;
   }
@@ -503,6 +506,7 @@ export class JiraState {
     this.applyFields(copy, fields, 'edit', actingId);
     Object.assign(issue, copy);
     issue.updated = this.now();
+    this.revision++;
     this.changed({ event: 'jira:issue_updated', issue, actingId });
   }
 
@@ -529,6 +533,7 @@ export class JiraState {
     issue.resolutionId = to.category === 'done' ? resolutionId : null;
     issue.resolutionDate = to.category === 'done' ? now : null;
     issue.updated = now;
+    this.revision++;
     this.changed({ event: 'jira:issue_updated', issue, actingId: null });
   }
 
@@ -544,6 +549,7 @@ export class JiraState {
     const c: SimComment = { id: String(++this.seq.comment), issueId: issue.id, authorId, body, created: now, updated: now, visibility: vis };
     issue.comments.push(c);
     issue.updated = now;
+    this.revision++;
     this.changed({ event: 'comment_created', issue, comment: c, actingId: authorId });
     return c;
   }
@@ -554,6 +560,7 @@ export class JiraState {
     this.attachments.set(a.id, a);
     issue.attachmentIds.push(a.id);
     issue.updated = now;
+    this.revision++;
     return a;
   }
 
@@ -565,6 +572,7 @@ export class JiraState {
     if (issue) {
       issue.attachmentIds = issue.attachmentIds.filter((x) => x !== id);
       issue.updated = this.now();
+      this.revision++;
     }
     return true;
   }
@@ -574,6 +582,7 @@ export class JiraState {
     if (!issue) return;
     for (const a of issue.attachmentIds) this.attachments.delete(a);
     this.issues.delete(id);
+    this.revision++;
     this.changed({ event: 'jira:issue_deleted', issue, actingId: null });
     for (const other of this.issues.values()) if (other.parentId === id) this.issues.delete(other.id);
   }

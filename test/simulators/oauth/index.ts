@@ -46,6 +46,9 @@ export interface GrantRecord {
   ok: boolean;
   /** The token request's Content-Type (form-encoded, or JSON for providers that take JSON). */
   contentType?: string;
+  /** The token request's parameter names, sorted (never their values), and its scope. */
+  params?: string[];
+  scope?: string;
   error?: string;
   at: number;
 }
@@ -270,7 +273,7 @@ ${scopes.length ? `<p>It asks to:</p><ul>${scopes.map((s) => `<li>${htmlEscape(s
     if (method === 'POST' && url.pathname === paths.token) {
       const body = await readBody(req);
       if (sim.tokenDelayMs) await new Promise((r) => setTimeout(r, sim.tokenDelayMs));
-      const record = (ok: boolean, error?: string) => sim.grants.push({ grantType: body.grant_type ?? '', ok, error, at: Date.now(), contentType: req.headers['content-type'] });
+      const record = (ok: boolean, error?: string) => sim.grants.push({ grantType: body.grant_type ?? '', ok, error, at: Date.now(), contentType: req.headers['content-type'], params: Object.keys(body).sort(), scope: body.scope });
       if (nextFailure) {
         const f = nextFailure;
         nextFailure = undefined;

@@ -1,0 +1,54 @@
+/**
+ * Front webhooks in (docs/providers/front.md, "Real-time updates"): Front's Core API cannot create webhooks
+ * (application webhooks are a feature of a Front app, set up on the Developers page; rule webhooks are made
+ * with a rule), so they are `manual`: the company's admin creates a Front app, gives its App secret as the
+ * connection's `app_secret`, and pastes the connection's address (`real_time_setup.url`) as the app's webhook.
+ *
+ * Requests carry `X-Front-Signature` = base64(HMAC-SHA256(app secret, `X-Front-Request-Timestamp` + ":" + body)),
+ * the timestamp in Unix milliseconds (refused beyond 5 minutes, as Front recommends). The body is
+ * `{ type, authorization: { id: <company> }, payload: <the event, as GET /events/{id} answers it> }`; the
+ * event's id is the delivery id. Saving the webhook sends a signed `{ type: "sync" }` with `X-Front-Challenge`,
+ * answered `{ challenge }`. Every conversation event (messages, comments, tags, assignment, status, archive,
+ * trash, restore, move) runs the ticket stream, which reads the conversation with its comments and messages;
+ * a trashed one comes back with status `deleted` and is reported deleted.
+ */
+import type { ProviderWebhooks } from '../types';
+import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
+
+interface Envelope {
+  type?: unknown;
+  authorization?: { id?: unknown };
+  payload?: { id?: unknown; type?: unknown; conversation?: { id?: unknown } | null };
+}
+
+export const frontWebhooks: ProviderWebhooks = {
+  // https://dev.frontapp.com/docs/security-1: "We recommend 5 minutes as the maximum time before rejecting a message."
+  replayWindowSeconds: 300,
+  signedWith: 'the App secret of the Front app whose webhook calls this address, given as credentials.app_secret',
+  verify(req, secret) {
+    const at = header(req.headers, 'x-front-request-timestamp');
+    if (!at) return null;
+    const base = Buffer.concat([Buffer.from(`${at}:`, 'utf8'), req.rawBody]);
+    if (!safeEqual(header(req.headers, 'x-front-signature'), hmac('sha256', secret, base, 'base64'))) return null;
+    return { signedAt: signedTime(at) };
+  },
+  challenge(req) {
+    const challenge = header(req.headers, 'x-front-challenge');
+    return challenge ? { challenge } : undefined;
+  },
+  parse(_req, body) {
+    const p = (body as Envelope | null)?.payload;
+    if (!p || typeof p.id !== 'string') return null;
+    const conversation = p.conversation && typeof p.conversation.id === 'string';
+    return { deliveryId: p.id, streams: conversation ? ['ticketing.ticket'] : [] };
+  },
+  async register(ctx) {
+    const secret = ctx.credentials.app_secret;
+    if (!secret) throw new Error('no app_secret in the credentials: Front signs application webhooks with the App secret of the Front app');
+    const me = (await ctx.http.get<{ id?: string }>('/me')).data;
+    return { remoteIds: { company: me?.id ?? '' }, secret, manual: true };
+  },
+  // Front's API cannot delete an app's webhook: the admin removes the feature (or the app); requests to the
+  // address are refused from now on.
+  async unregister() {},
+};

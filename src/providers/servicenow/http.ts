@@ -1,0 +1,32 @@
+import type { ProviderHttpProfile } from '../types';
+
+/**
+ * `Authorization: Bearer <access_token>` for OAuth connections (the instance's OAuth endpoint), else HTTP Basic
+ * with the user's name and password (REST API → Authentication: basic and OAuth 2.0 are both accepted).
+ */
+export function servicenowAuthHeaders(credentials: Record<string, string>): Record<string, string> {
+  if (credentials.access_token) return { authorization: `Bearer ${credentials.access_token}` };
+  const { username, password } = credentials;
+  if (!username || !password) return {};
+  return { authorization: `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}` };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/**
+ * The human message of a ServiceNow error body: `{"error": {"message": "…", "detail": "…"}, "status": "failure"}`
+ * (REST API → REST API HTTP response codes).
+ */
+export function servicenowErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (!body || typeof body !== 'object') return undefined;
+  const e = (body as { error?: unknown }).error;
+  if (typeof e === 'string') return str(e);
+  if (!e || typeof e !== 'object') return undefined;
+  const { message, detail } = e as { message?: unknown; detail?: unknown };
+  const m = str(message);
+  const d = str(detail);
+  return m && d ? `${m}: ${d}` : (m ?? d);
+}
+
+export const servicenowHttpProfile: ProviderHttpProfile = { authHeaders: servicenowAuthHeaders, errorMessage: servicenowErrorMessage };

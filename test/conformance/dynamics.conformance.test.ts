@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { dynamicsDriver } from './drivers/dynamics';
+
+runCrmConformance(dynamicsDriver);

@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { helpscoutDriver } from './drivers/helpscout';
+
+runTicketingConformance(helpscoutDriver);

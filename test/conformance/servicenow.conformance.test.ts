@@ -1,0 +1,4 @@
+import { runTicketingConformance } from './ticketing-suite';
+import { servicenowDriver } from './drivers/servicenow';
+
+runTicketingConformance(servicenowDriver);
