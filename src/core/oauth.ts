@@ -177,7 +177,9 @@ export class OAuthService implements TokenRefresher {
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', app.clientId);
     url.searchParams.set('redirect_uri', callbackUrl);
-    if (endpoints.scopes.length > 0) url.searchParams.set('scope', endpoints.scopes.join(' '));
+    const spec = offered.manifest.oauth;
+    if (endpoints.scopes.length > 0) url.searchParams.set('scope', endpoints.scopes.join(spec?.scopeSeparator ?? ' '));
+    for (const [k, v] of Object.entries(spec?.authorizeParams ?? {})) url.searchParams.set(k, v);
     url.searchParams.set('state', signState(this.stateSigner, flowId, exp, nonce));
     if (verifier) {
       url.searchParams.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
@@ -261,7 +263,8 @@ export class OAuthService implements TokenRefresher {
       projectId: flow.projectId,
       linkedUser: found.linkedUser,
       provider: manifest.name,
-      credentials: credentialsFrom({}, tokens, now),
+      // The login host (Zoho: the data centre's accounts server) where renewals must go, when the API lives elsewhere.
+      credentials: credentialsFrom(manifest.oauth?.loginUrlCredential && baseUrl ? { [manifest.oauth.loginUrlCredential]: baseUrl } : {}, tokens, now),
       baseUrl: accountUrl,
       via: 'connect_oauth',
     });
@@ -318,7 +321,8 @@ export class OAuthService implements TokenRefresher {
       };
       if (!current.refresh_token) return refuse('the access token expired and the provider gave no refresh token');
       if (!manifest?.oauth || !app) return refuse(`the project has no OAuth app for ${connection.provider} any more`);
-      const endpoints = this.endpoints(manifest, app, row.baseUrl ?? manifest.defaultBaseUrl);
+      const loginUrl = manifest.oauth.loginUrlCredential ? current[manifest.oauth.loginUrlCredential] : undefined;
+      const endpoints = this.endpoints(manifest, app, loginUrl || (row.baseUrl ?? manifest.defaultBaseUrl));
       let tokens: TokenResponse;
       try {
         tokens = await this.tokenRequest(`oauth:${row.id}`, manifest, endpoints, app, { grant_type: 'refresh_token', refresh_token: current.refresh_token, ...scopeParam(endpoints) });

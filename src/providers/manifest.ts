@@ -91,6 +91,18 @@ export interface OAuthSpec {
    * (a token is for one resource; the refresh names it again).
    */
   tokenRequestScope?: boolean;
+  /** How the token endpoint authenticates the client: form parameters (default) or HTTP basic (Zendesk Sell). */
+  clientAuth?: 'basic' | 'post';
+  /** How scopes are joined in the authorization request (RFC 6749: a space; Zoho: a comma). */
+  scopeSeparator?: string;
+  /** Fixed parameters of the authorization request beyond RFC 6749's (Zoho: `access_type=offline`, `prompt=consent`). */
+  authorizeParams?: Record<string, string>;
+  /**
+   * With `accountUrlFromToken`, for providers whose token endpoint stays on the login host chosen while the
+   * API moves to the token answer's address (Zoho: the data centre's accounts server, and `api_domain`): the
+   * login host is kept in the credentials under this key, and renewals resolve relative endpoints against it.
+   */
+  loginUrlCredential?: string;
 }
 
 export interface RateLimitHeaders {

@@ -18,6 +18,8 @@ import { linearAdapter } from './linear';
 import { pipedriveAdapter } from './pipedrive';
 import { salesforceAdapter } from './salesforce';
 import { servicenowAdapter } from './servicenow';
+import { zohoAdapter } from './zoho';
+import { zendeskSellAdapter } from './zendesk-sell';
 import { zendeskAdapter } from './zendesk';
 
 /** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
@@ -46,5 +48,5 @@ export class ProviderRegistry {
 }
 
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter];
+  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter, zohoAdapter, zendeskSellAdapter];
 }

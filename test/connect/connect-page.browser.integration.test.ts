@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { startSalesforceSimulator, type SalesforceSimulator } from '../simulators/salesforce';
+import { startZohoSimulator, type ZohoSimulator } from '../simulators/zoho';
 import { startDynamicsSimulator, type DynamicsSimulator } from '../simulators/dynamics';
 import { startCloseSimulator, type CloseSimulator } from '../simulators/close';
 import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
@@ -39,6 +40,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   let attioAuth: OAuthSimulator;
   let attio: AttioSimulator;
   const tenant = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+  let zohoAuth: OAuthSimulator;
+  let zoho: ZohoSimulator;
   let browser: Browser;
   const returnUrl = 'https://app.example.com/settings/integrations';
 
@@ -124,6 +127,21 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       expect(res.status).toBe(200);
       sim.addRedirectUri(clientId, res.body.data.redirect_uri);
     }
+    // Zoho CRM: the data centre's accounts server on a third OAuth simulator, whose token answer names the
+    // API domain (api_domain), which becomes the connection's address.
+    zoho = await startZohoSimulator({ accessTokens: [] });
+    zohoAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-zoho', clientSecret: 'zoho-oauth-secret', name: 'Acme CRM Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth/v2/auth', token: '/oauth/v2/token' },
+      rotateRefreshTokens: false,
+      shapeTokenAnswer: (answer) => ({ ...answer, api_domain: zoho.url, token_type: 'Bearer' }),
+    });
+    zohoAuth.onAccessToken = (token) => zoho.addAccessToken(token);
+    const zohoApp = await server.call('PUT', '/oauth-apps/zoho', {
+      body: { client_id: 'omniport-zoho', client_secret: 'zoho-oauth-secret', authorize_url: `${zohoAuth.url}/oauth/v2/auth`, token_url: `${zohoAuth.url}/oauth/v2/token` },
+    });
+    expect(zohoApp.status).toBe(200);
+    zohoAuth.addRedirectUri('omniport-zoho', zohoApp.body.data.redirect_uri);
     await server.call('PATCH', '/connect-settings', { body: { allowed_redirect_urls: ['https://app.example.com/settings/'] } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -137,6 +155,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await zendesk?.close();
     await sfAuth?.close();
     await salesforce?.close();
+    await zohoAuth?.close();
+    await zoho?.close();
     await dvAuth?.close();
     await dynamics?.close();
     await closeAuth?.close();
@@ -323,13 +343,42 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
   }
 
+  it('connects Zoho CRM with OAuth: data centre chosen, comma-separated scopes offline, and the api_domain as the connection\'s address', async () => {
+    const link = await magicLink('fabrikam', 'Fabrikam');
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await page.goto(`${link.url}/providers/zoho`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Zoho CRM');
+      const oauthForm = page.locator('form[action$="/oauth"]');
+      await oauthForm.getByLabel('Where you sign in to Zoho CRM').selectOption({ label: 'Europe (accounts.zoho.eu)' });
+      await shot(page, '13-zoho-choose-data-centre.png');
+      await Promise.all([page.waitForURL(`${zohoAuth.url}/oauth/v2/auth?**`), oauthForm.getByRole('button', { name: 'Continue with Zoho CRM' }).click()]);
+      const authorize = new URL(page.url());
+      expect(authorize.searchParams.get('scope')).toBe('ZohoCRM.modules.ALL,ZohoCRM.settings.fields.READ,ZohoCRM.users.READ');
+      expect(authorize.searchParams.get('access_type')).toBe('offline');
+      expect(authorize.searchParams.get('prompt')).toBe('consent');
+      expect(authorize.searchParams.get('code_challenge')).toBeNull();
+      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zoho CRM is connected');
+      await shot(page, '14-zoho-connected.png');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
+    expect(conns).toMatchObject([{ provider: 'zoho', status: 'valid', base_url: zoho.url }]);
+  });
+
   it('connects Zendesk with an API token, explaining a refused token first', async () => {
     const link = await magicLink('contoso', 'Contoso Ltd');
     const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
     const page = await context.newPage();
     try {
       await page.goto(link.url);
-      await Promise.all([page.waitForURL(/\/providers\/zendesk$/), page.getByRole('link', { name: /Zendesk/ }).click()]);
+      await Promise.all([page.waitForURL(/\/providers\/zendesk$/), page.locator('a.provider[href$="/providers/zendesk"]').click()]);
       const form = page.locator('form[action$="/credentials"]');
       await form.getByLabel('Your Zendesk address').fill(zendesk.url);
       await form.getByLabel('Email').fill('agent@example.com');
@@ -353,7 +402,7 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
 
       // Back on the list, Zendesk shows as connected.
       await page.getByRole('link', { name: 'Connect another product' }).click();
-      expect(await page.locator('a.provider', { hasText: 'Zendesk' }).textContent()).toContain('Connected');
+      expect(await page.locator('a.provider[href$="/providers/zendesk"]').textContent()).toContain('Connected');
     } finally {
       await context.close();
     }

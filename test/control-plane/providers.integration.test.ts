@@ -36,6 +36,14 @@ it('lists the registered providers with their credential fields, capabilities an
   expect(dynamics).toMatchObject({ vertical: 'crm', auth_kind: 'oauth2', oauth: true, default_base_url: null, display_name: 'Microsoft Dynamics 365 Sales' });
   expect(dynamics.capabilities['crm.deal']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
   expect(dynamics.limitations.join(' ')).toContain('change tracking');
+  const zoho = res.body.data.find((p: { name: string }) => p.name === 'zoho');
+  expect(zoho).toMatchObject({ vertical: 'crm', auth_kind: 'oauth2', oauth: true, default_base_url: 'https://www.zohoapis.com' });
+  expect(zoho.capabilities['crm.deal']).toEqual(expect.arrayContaining(['create', 'batch_create', 'update', 'sync', 'incremental_sync']));
+  expect(zoho.limitations.join(' ')).toContain('Deleted Records API');
+  const sell = res.body.data.find((p: { name: string }) => p.name === 'zendesk-sell');
+  expect(sell).toMatchObject({ vertical: 'crm', credential_fields: ['access_token'], oauth: true, default_base_url: 'https://api.getbase.com' });
+  expect(sell.capabilities['crm.contact']).toContain('incremental_sync');
+  expect(sell.capabilities['crm.engagement']).not.toContain('incremental_sync');
   expect((await server.call('GET', '/providers', { apiKey: null })).status).toBe(401);
 });
 

@@ -17,6 +17,8 @@ import { closeAdapter } from '../../src/providers/close';
 import { attioAdapter } from '../../src/providers/attio';
 import { salesforceAdapter } from '../../src/providers/salesforce';
 import { dynamicsAdapter } from '../../src/providers/dynamics';
+import { zohoAdapter } from '../../src/providers/zoho';
+import { zendeskSellAdapter } from '../../src/providers/zendesk-sell';
 import type { RequestBudget } from '../../src/providers/manifest';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startZendeskSimulator } from '../simulators/zendesk';
@@ -37,6 +39,8 @@ import { startCloseSimulator } from '../simulators/close';
 import { startAttioSimulator } from '../simulators/attio';
 import { startSalesforceSimulator } from '../simulators/salesforce';
 import { startDynamicsSimulator } from '../simulators/dynamics';
+import { startZohoSimulator } from '../simulators/zoho';
+import { startZendeskSellSimulator } from '../simulators/zendesk-sell';
 
 export interface Recorded {
   method: string;
@@ -325,6 +329,32 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       );
       for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('opportunity', { name: `Deal ${i}`, estimatedvalue: 100 + i, 'parentcontactid@odata.bind': `/contacts(${String(contacts[i % contacts.length]!.contactid)})` });
       return { url: sim.url, credentials: { access_token: 'dv-test-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  zoho: {
+    adapter: zohoAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      // Zoho counts API credits per day (429 once spent); a small account stays far below them.
+      const sim = await startZohoSimulator({ validateSpec: false, accessTokens: ['zoho-limited-token'], dailyCredits: find(budgets, 'daily api credits').requests });
+      const accounts = Array.from({ length: Math.max(1, Math.round(records * 0.1)) }, (_, i) => sim.create('Accounts', { Account_Name: `Account ${i}` }));
+      const contacts = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('Contacts', { Last_Name: `Contact ${i}`, Account_Name: { id: accounts[i % accounts.length]!.id } }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) {
+        sim.create('Deals', { Deal_Name: `Deal ${i}`, Stage: sim.stages[0], Closing_Date: '2026-12-31', Amount: 1000 + i, Contact_Name: { id: contacts[i % contacts.length]!.id } });
+      }
+      return { url: sim.url, credentials: { access_token: 'zoho-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
+    },
+  },
+  'zendesk-sell': {
+    adapter: zendeskSellAdapter,
+    vertical: 'crm',
+    async start(records, budgets) {
+      const budget = find(budgets, 'access token');
+      const sim = await startZendeskSellSimulator({ tokens: ['sell-limited-token'], hourlyLimit: budget.requests, windowMs: windowMs(budgets, 'access token') });
+      const orgs = Array.from({ length: Math.max(1, Math.round(records * 0.1)) }, (_, i) => sim.create('contacts', { is_organization: true, name: `Organization ${i}` }));
+      const people = Array.from({ length: Math.round(records * 0.6) }, (_, i) => sim.create('contacts', { last_name: `Contact ${i}`, contact_id: orgs[i % orgs.length]!.id }));
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: `Deal ${i}`, value: 1000 + i, contact_id: people[i % people.length]!.id });
+      return { url: sim.url, credentials: { access_token: 'sell-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
 };

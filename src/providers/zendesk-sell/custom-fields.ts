@@ -1,0 +1,69 @@
+/**
+ * Field mapping on Zendesk Sell: custom fields of contacts (persons), companies (organizations) and deals,
+ * listed from `/v2/{contact|deal}/custom_fields` and written in the object's `custom_fields` object, which
+ * Sell keys by the custom field's name. The remote field id is that name.
+ */
+import { AppError } from '../../core/errors';
+import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
+import { unsupported, type CustomFieldDefinitions, type SellCustomField } from './api';
+
+const RESOURCE: Record<string, { resource: 'contact' | 'deal'; applies(f: SellCustomField): boolean }> = {
+  'crm.contact': { resource: 'contact', applies: (f) => f.for_contact !== false },
+  'crm.company': { resource: 'contact', applies: (f) => f.for_organization !== false },
+  'crm.deal': { resource: 'deal', applies: () => true },
+};
+
+function badValue(def: SellCustomField, message: string): AppError {
+  return new AppError('unprocessable', `field_mappings: Zendesk Sell field ${def.name}: ${message}`, { field: 'field_mappings', remote_field_id: def.name });
+}
+
+export function toSellValue(def: SellCustomField, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (def.type) {
+    case 'number': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) throw badValue(def, 'expected a number');
+      return n;
+    }
+    case 'bool':
+      if (typeof value !== 'boolean') throw badValue(def, 'expected true or false');
+      return value;
+    case 'date': {
+      const s = typeof value === 'string' ? value.slice(0, 10) : '';
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw badValue(def, 'expected a date (YYYY-MM-DD)');
+      return s;
+    }
+    case 'multi_select_list':
+      return (Array.isArray(value) ? value : [value]).map(String);
+    default:
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      throw badValue(def, 'expected text');
+  }
+}
+
+export async function customFieldsBody(defs: CustomFieldDefinitions, ctx: AdapterContext, objectType: string, values: CustomFieldValue[] | undefined): Promise<Record<string, unknown>> {
+  if (!values || values.length === 0) return {};
+  const r = RESOURCE[objectType];
+  if (!r) throw unsupported('field_mappings', `custom fields of ${objectType} are not mapped for Zendesk Sell`);
+  const out: Record<string, unknown> = {};
+  for (const { remoteFieldId, value } of values) {
+    const find = (list: SellCustomField[]) => list.find((f) => f.name === remoteFieldId && r.applies(f));
+    const def = find(await defs.all(ctx, r.resource)) ?? find(await defs.all(ctx, r.resource, { fresh: true }));
+    if (!def) throw new AppError('unprocessable', `field_mappings: Zendesk Sell has no ${objectType} custom field ${remoteFieldId}`, { field: 'field_mappings', remote_field_id: remoteFieldId });
+    out[def.name] = toSellValue(def, value);
+  }
+  return { custom_fields: out };
+}
+
+export function customFieldSupport(defs: CustomFieldDefinitions): CustomFieldSupport {
+  return {
+    objectTypes: Object.keys(RESOURCE),
+    async list(ctx, objectType): Promise<RemoteField[]> {
+      const r = RESOURCE[objectType];
+      if (!r) return [];
+      return (await defs.all(ctx, r.resource, { fresh: true })).filter(r.applies).map((f) => ({ id: f.name, label: f.name, type: f.type ?? 'string', object_type: objectType }));
+    },
+    read: (_objectType, remoteData, fieldId) => (remoteData.custom_fields as Record<string, unknown> | undefined)?.[fieldId],
+  };
+}

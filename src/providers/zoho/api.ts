@@ -1,0 +1,144 @@
+/**
+ * Zoho CRM request helpers shared by sync and writes: record lists (`fields`, `page`/`per_page`,
+ * `sort_by`/`sort_order`, the `If-Modified-Since` header; 204 when there is nothing, 304 when nothing
+ * changed), record ids and timestamps, field definitions (`/settings/fields`, cached per connection).
+ * Everything goes through `ctx.http`.
+ */
+import { AppError } from '../../core/errors';
+import { ProviderError } from '../http-client';
+import type { AdapterContext } from '../types';
+
+export const API = '/crm/v8';
+
+/**
+ * Zoho answers at most 2,000 records of a list by `page` (page × per_page); further pages are asked with
+ * the previous answer's `next_page_token` in `page_token` (without `page`).
+ */
+export const MAX_BY_PAGE = 2000;
+
+export interface ZohoAdapterOptions {
+  /** `per_page` of lists (Zoho answers at most 200). */
+  pageSize?: number;
+  /** How long field definitions (custom fields, stages, currency) are reused before being read again. */
+  fieldCacheMs?: number;
+  /** Records Zoho answers by `page` before `page_token` is needed (2,000; tests lower it). */
+  maxRecordsByPage?: number;
+}
+
+export type ResolvedOptions = Required<ZohoAdapterOptions>;
+
+export function resolveOptions(o: ZohoAdapterOptions = {}): ResolvedOptions {
+  return { pageSize: Math.min(200, Math.max(2, o.pageSize ?? 200)), fieldCacheMs: Math.max(0, o.fieldCacheMs ?? 300_000), maxRecordsByPage: o.maxRecordsByPage ?? MAX_BY_PAGE };
+}
+
+/** A record as the API answers it: fields by API name. */
+export type ZRecord = Record<string, unknown> & { id: string };
+
+export interface ListInfo {
+  more_records?: boolean;
+  next_page_token?: string;
+  page?: number;
+  per_page?: number;
+  count?: number;
+}
+
+/** A Zoho date-time as the API writes it: whole seconds with an offset. */
+export const zohoDateTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+/** A Zoho timestamp (`2024-01-31T10:00:00+05:30`) as a Date; null when absent or unreadable. */
+export function toDate(v: unknown): Date | null {
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const d = new Date(v.trim());
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+
+
+/** One page of a list: 204 (no records) and 304 (nothing modified since) are empty pages. */
+export async function listPage(
+  ctx: AdapterContext,
+  path: string,
+  query: Record<string, string | number | undefined>,
+  since?: Date,
+  key = 'data',
+): Promise<{ records: ZRecord[]; more: boolean; nextToken: string | null }> {
+  let res;
+  try {
+    res = await ctx.http.get<Record<string, unknown>>(path, { query, headers: since ? { 'if-modified-since': zohoDateTime(since) } : undefined });
+  } catch (err) {
+    if (err instanceof ProviderError && err.providerStatus === 304) return { records: [], more: false, nextToken: null };
+    throw err;
+  }
+  const list = res.data?.[key];
+  const records = (Array.isArray(list) ? list : []).filter((r): r is ZRecord => Boolean(r) && typeof (r as ZRecord).id === 'string');
+  const info = (res.data?.info ?? {}) as ListInfo;
+  const more = info.more_records === true && records.length > 0;
+  return { records, more, nextToken: more && typeof info.next_page_token === 'string' && info.next_page_token !== '' ? info.next_page_token : null };
+}
+
+/** A remote id as Zoho writes it (a long number): refused before any call when it is not one. */
+export function zohoId(remoteId: unknown, field: string): string {
+  const s = String(remoteId ?? '').trim();
+  if (!/^\d{1,25}$/.test(s)) throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a Zoho CRM id`, { field });
+  return s;
+}
+
+/** What Zoho cannot store: a 422 naming the field, never a silent drop. */
+export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
+  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'zoho', ...extra });
+}
+
+/** A field Zoho requires on create: a 400 naming it. */
+export function required(field: string, message: string): AppError {
+  return new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
+}
+
+export const isNotFound = (e: unknown) => e instanceof ProviderError && (e.providerStatus === 404 || e.providerStatus === 204);
+
+// ---------------------------------------------------------------- field definitions
+
+export interface ZField {
+  api_name: string;
+  field_label?: string;
+  data_type?: string;
+  custom_field?: boolean;
+  pick_list_values?: { display_value?: string; actual_value?: string; id?: string; sequence_number?: number }[];
+}
+
+/**
+ * Field definitions per connection and module (`/settings/fields?module=…`), kept for `fieldCacheMs`: the
+ * module's custom fields, the Deals Stage picklist, and whether Deals have Currency (multi-currency
+ * organizations). Concurrent reads share one request.
+ */
+export class FieldDefinitions {
+  private readonly cache = new Map<string, { at: number; fields: Map<string, ZField> }>();
+  private readonly inflight = new Map<string, Promise<Map<string, ZField>>>();
+
+  constructor(private readonly o: ResolvedOptions) {}
+
+  async all(ctx: AdapterContext, module: string, opts: { fresh?: boolean } = {}): Promise<Map<string, ZField>> {
+    const key = `${ctx.connectionId}\u0000${module}`;
+    const hit = this.cache.get(key);
+    if (hit && !opts.fresh && Date.now() - hit.at < this.o.fieldCacheMs) return hit.fields;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const read = (async () => {
+      const res = await ctx.http.get<{ fields?: ZField[] }>(`${API}/settings/fields`, { query: { module } });
+      const fields = new Map<string, ZField>();
+      for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.api_name === 'string') fields.set(f.api_name, f);
+      this.cache.set(key, { at: Date.now(), fields });
+      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
+      return fields;
+    })().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, read);
+    return read;
+  }
+
+  /** The `fields` parameter of a list: the wanted standard fields the module has, and every custom field. */
+  async select(ctx: AdapterContext, module: string, wanted: readonly string[]): Promise<string> {
+    const fields = await this.all(ctx, module);
+    const custom = [...fields.values()].filter((f) => f.custom_field === true).map((f) => f.api_name);
+    // Zoho takes at most 50 fields per list request.
+    return [...new Set([...wanted.filter((w) => fields.size === 0 || fields.has(w)), ...custom])].slice(0, 50).join(',');
+  }
+}

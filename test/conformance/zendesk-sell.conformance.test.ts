@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { zendeskSellDriver } from './drivers/zendesk-sell';
+
+runCrmConformance(zendeskSellDriver);

@@ -1,0 +1,4 @@
+import { runCrmConformance } from './crm-suite';
+import { zohoDriver } from './drivers/zoho';
+
+runCrmConformance(zohoDriver);
