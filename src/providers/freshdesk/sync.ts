@@ -18,7 +18,8 @@
  * Comments. Replies and notes are only listed per ticket (`GET /tickets/{id}/conversations`); a reply or
  * note updates its ticket, so a run lists the conversations of the tickets the ticket walk yields.
  *
- * Agents, groups, companies and contacts are listed in full every run, which also detects deletions.
+ * Agents, groups, companies and contacts are listed in full every run, which also detects deletions; one a
+ * full run did not list is asked for alone first (a deletion during the run moves the later pages).
  */
 import { AppError } from '../../core/errors';
 import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
@@ -108,7 +109,12 @@ async function* walkTickets(
   }
 }
 
-/** A listing read in full every run; the resume position is the next page. */
+/**
+ * A listing read in full every run; the resume position is the next page. Listed by page number: an item
+ * deleted on a page already read moves the next one back onto it, unread, so an item a full run did not list
+ * is asked for alone (`{path}/{id}`) and marked deleted only when Freshdesk answers 404 or marks it `deleted`
+ * (a contact deleted, not yet purged).
+ */
 function listSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (ctx: AdapterContext, item: T) => UnifiedRecord, query: Query = {}): ObjectSyncer {
   return {
     key,
@@ -119,6 +125,15 @@ function listSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (ct
       const from = Number(opts.resume);
       for await (const page of listPages<T>(ctx, path, o, { query, page: Number.isInteger(from) && from > 1 ? from : 1 })) {
         yield { records: page.items.map((x) => unify(ctx, x)), resume: page.more ? String(page.page + 1) : null };
+      }
+    },
+    async stillExists(ctx, object) {
+      try {
+        const res = await ctx.http.get<{ deleted?: unknown }>(`${path}/${encodeURIComponent(object.remoteId)}`);
+        return res.data?.deleted !== true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
       }
     },
   };
