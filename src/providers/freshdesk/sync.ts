@@ -4,17 +4,22 @@
  *
  * Tickets. `GET /tickets` lists only tickets created in the last 30 days unless `updated_since` is given,
  * so every run gives it: the epoch for a full run, `since` for an incremental one, ordered by
- * `updated_at` ascending. An update while a run pages moves a ticket further along that order, where the
- * run still reaches it, so a complete run misses nothing and a full one can infer deletions. Freshdesk
- * serves at most 300 pages of one listing: at the 300th the walk starts again from the last `updated_at`
- * it saw (a few tickets are read twice). Trashed tickets are only listed with `filter=deleted`: each run
- * then walks that listing from the same point and reports them deleted. Tickets deleted from the trash
- * vanish: the deletion check (or a full run) finds them.
+ * `updated_at` ascending. The listing pages by number, and a ticket changed or trashed after its page was
+ * read leaves its place: every later ticket moves back one place, and page n+1 would start one ticket too
+ * far. So the walk never asks for page n+1 of a listing it has moved along: each next request starts
+ * again at page 1 from the last `updated_at` read (seconds, as Freshdesk reads `updated_since`), leaving
+ * out the tickets of that second already read (same id and `updated_at`; a ticket changed again is read
+ * again). What comes before that point cannot move it; a ticket changed meanwhile is read again further
+ * along. Only a run of more than a page of tickets sharing one second goes on by page number inside that
+ * second (up to Freshdesk's 300 pages of a listing). Trashed tickets are only listed with
+ * `filter=deleted`: each run then walks that listing from the same point, the same way, and reports them
+ * deleted. Tickets deleted from the trash vanish: the deletion check (or a full run) finds them.
  *
  * Comments. Replies and notes are only listed per ticket (`GET /tickets/{id}/conversations`); a reply or
  * note updates its ticket, so a run lists the conversations of the tickets the ticket walk yields.
  *
- * Agents, groups, companies and contacts are listed in full every run, which also detects deletions.
+ * Agents, groups, companies and contacts are listed in full every run, which also detects deletions; one a
+ * full run did not list is asked for alone first (a deletion during the run moves the later pages).
  */
 import { AppError } from '../../core/errors';
 import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
@@ -38,24 +43,36 @@ interface WalkPos {
   /** `updated_since` of the current listing, and of the trash listing to come. */
   s: string;
   t: string;
-  /** The next page. */
+  /** The next page: 1, unless more than a page of tickets share the second `s`. */
   p: number;
+  /** Tickets of the second `s` already read (`id@updated_at`): the next page starts with them again. */
+  k?: string[];
 }
 
 function readPos(resume: string | undefined, mode: WalkPos['m']): WalkPos | undefined {
   if (!resume) return undefined;
   try {
     const r = JSON.parse(resume) as Partial<WalkPos>;
-    if (r.m === mode && (r.ph === 'live' || r.ph === 'trash') && typeof r.s === 'string' && typeof r.t === 'string' && typeof r.p === 'number') return r as WalkPos;
+    if (r.m === mode && (r.ph === 'live' || r.ph === 'trash') && typeof r.s === 'string' && typeof r.t === 'string' && typeof r.p === 'number' && (r.k === undefined || (Array.isArray(r.k) && r.k.every((x) => typeof x === 'string')))) return r as WalkPos;
   } catch {
     // an unreadable position starts the walk over
   }
   return undefined;
 }
 
+/** A ticket's version: read again once it changed. */
+const versionOf = (t: FdTicket) => `${t.id}@${t.updated_at}`;
+
+/** The second of `updated_at` as `updated_since` takes it, or null when unreadable. */
+function secondOf(t: FdTicket | undefined): string | null {
+  const at = t ? toDate(t.updated_at) : null;
+  return at ? iso(at) : null;
+}
+
 /**
- * Walks the ticket listing from `since` (or the epoch) to its last page, then the trash when `trash`;
- * one step per page, with the position after it.
+ * Walks the ticket listing from `since` (or the epoch) to its end, then the trash when `trash`; one step per
+ * page, with the position after it. Each next request goes on from the last `updated_at` read (page 1),
+ * leaving out what it already read at that second.
  */
 async function* walkTickets(
   ctx: AdapterContext,
@@ -69,25 +86,35 @@ async function* walkTickets(
   for (;;) {
     const query: Query = { updated_since: pos.s, order_by: 'updated_at', order_type: 'asc', include: walk.include, filter: pos.ph === 'trash' ? 'deleted' : undefined };
     const page = await getPage<FdTicket>(ctx, '/api/v2/tickets', o, pos.p, query);
+    const skip = new Set(pos.k ?? []);
+    const fresh = page.items.filter((t) => !skip.has(versionOf(t)));
     let next: WalkPos | null;
-    if (page.more && pos.p < o.maxTicketPages) next = { ...pos, p: pos.p + 1 };
-    else if (page.more) {
-      // Freshdesk serves 300 pages of a listing: go on from the last change seen.
-      const last = page.items[page.items.length - 1]?.updated_at;
-      const restart = last ? toDate(last) : null;
-      if (!restart || iso(restart) === pos.s) {
+    if (page.more) {
+      const last = secondOf(page.items[page.items.length - 1]);
+      if (last !== null && last !== pos.s) {
+        // Go on from the last second read; its tickets read here open the next page again.
+        next = { ...pos, s: last, p: 1, k: page.items.filter((t) => secondOf(t) === last).map(versionOf) };
+      } else if (pos.p < o.maxTicketPages) {
+        // A whole page of one second: the next page of the same listing (a ticket that moved back onto it
+        // from this page is left out there).
+        next = { ...pos, p: pos.p + 1, k: page.items.map(versionOf) };
+      } else {
         throw new AppError('provider_error', `more than ${o.maxTicketPages} pages of Freshdesk tickets share updated_at ${pos.s}; the listing cannot go further`, { provider: PROVIDER });
       }
-      next = { ...pos, s: iso(restart), p: 1 };
-    } else if (pos.ph === 'live' && walk.trash) next = { ...pos, ph: 'trash', s: pos.t, p: 1 };
+    } else if (pos.ph === 'live' && walk.trash) next = { m: pos.m, ph: 'trash', s: pos.t, t: pos.t, p: 1 };
     else next = null;
-    yield { tickets: page.items.map((t) => (pos.ph === 'trash' ? { ...t, deleted: true } : t)), resume: next ? JSON.stringify(next) : null };
+    yield { tickets: fresh.map((t) => (pos.ph === 'trash' ? { ...t, deleted: true } : t)), resume: next ? JSON.stringify(next) : null };
     if (!next) return;
     pos = next;
   }
 }
 
-/** A listing read in full every run; the resume position is the next page. */
+/**
+ * A listing read in full every run; the resume position is the next page. Listed by page number: an item
+ * deleted on a page already read moves the next one back onto it, unread, so an item a full run did not list
+ * is asked for alone (`{path}/{id}`) and marked deleted only when Freshdesk answers 404 or marks it `deleted`
+ * (a contact deleted, not yet purged).
+ */
 function listSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (ctx: AdapterContext, item: T) => UnifiedRecord, query: Query = {}): ObjectSyncer {
   return {
     key,
@@ -98,6 +125,15 @@ function listSyncer<T>(o: ResolvedOptions, key: string, path: string, unify: (ct
       const from = Number(opts.resume);
       for await (const page of listPages<T>(ctx, path, o, { query, page: Number.isInteger(from) && from > 1 ? from : 1 })) {
         yield { records: page.items.map((x) => unify(ctx, x)), resume: page.more ? String(page.page + 1) : null };
+      }
+    },
+    async stillExists(ctx, object) {
+      try {
+        const res = await ctx.http.get<{ deleted?: unknown }>(`${path}/${encodeURIComponent(object.remoteId)}`);
+        return res.data?.deleted !== true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
       }
     },
   };

@@ -6,8 +6,11 @@
  * deletes tickets for good (no trash), so deletions are found by the deletion check (the same search,
  * ids kept) and by complete full runs. Comments: the parts of each ticket the search yields
  * (`GET /tickets/{id}`): a reply or note updates its ticket. Admins, teams and tags come whole in one
- * answer; contacts (cursor) and companies (`POST /companies/list`, numbered pages) are listed in full.
+ * answer; contacts (cursor) and companies (`POST /companies/list`, numbered pages by `last_request_at`,
+ * newest first) are listed in full; a company a full run did not list is asked for alone before it is marked
+ * deleted, as one active during the run moves onto a page already read.
  */
+import { existsAt } from '../deletion-check';
 import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
 import { cursorPages, searchTickets, type ResolvedOptions } from './api';
 import { isCommentPart, unifyAdmin, unifyCompany, unifyContact, unifyPart, unifyTag, unifyTeam, unifyTicket } from './mappers';
@@ -58,6 +61,9 @@ function companiesSyncer(o: ResolvedOptions): ObjectSyncer {
         if (!more) return;
       }
     },
+    // The list is ordered by `last_request_at`, newest first, in numbered pages: a company active while a run
+    // pages jumps onto a page already read. A company a full run did not list is asked for alone (404: gone).
+    stillExists: (ctx, object) => existsAt(ctx, `/companies/${encodeURIComponent(object.remoteId)}`),
   };
 }
 
@@ -103,6 +109,8 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
       for await (const step of walk(ctx, o, opts)) yield { records: step.tickets.map((t) => unifyTicket(t, ctx.ids)), resume: step.resume };
     },
     deletionCheck,
+    // The search's order is not documented: a ticket a full run did not list is asked for alone (404: gone).
+    stillExists: (ctx, object) => existsAt(ctx, `/tickets/${encodeURIComponent(object.remoteId)}`),
   };
 }
 

@@ -107,6 +107,41 @@ describe('freshdesk adapter: writes', () => {
 });
 
 describe('freshdesk adapter: sync', () => {
+  // List all tickets pages by number (`page`, `per_page`) over `order_by=updated_at&order_type=asc`
+  // (developers.freshdesk.com/api, List all tickets; Pagination): a ticket changed or trashed after its page
+  // was read leaves its place, and every later ticket moves back one place.
+  for (const [what, change] of [
+    ['changed', (sim: FreshdeskSimulator, id: number) => void sim.updateTicketRemotely(id, { subject: 'changed mid-walk' })],
+    ['trashed', (sim: FreshdeskSimulator, id: number) => sim.trashTicketRemotely(id)],
+  ] as const) {
+    it(`reads every ticket when one already read is ${what} while the walk pages`, async () => {
+      const { sim, adapter, ctx } = await setup();
+      const bulk = sim.seedTickets(9);
+      const lists = () => sim.requests.filter((r) => r.path === '/api/v2/tickets' && r.method === 'GET' && r.query.filter === undefined).length;
+      // Between the first and the second page (the request at hand is already recorded): the first ticket read changes.
+      const fault = sim.faults.add({ path: '/api/v2/tickets', times: 1, when: (req) => req.query.get('filter') === null && lists() === 2, before: () => change(sim, bulk[0]!) });
+      const batches = await collect(syncer(adapter, 'ticketing.ticket'), ctx);
+      expect(fault.hits).toBe(1);
+      const seen = new Set(recordsOf(batches, 'ticketing.ticket').map((r) => r.remoteId));
+      expect([...sim.state.tickets.keys()].map(String).filter((id) => !seen.has(id))).toEqual([]);
+      if (what === 'trashed') expect(recordsOf(batches, 'ticketing.ticket').filter((r) => r.deleted).map((r) => r.remoteId)).toEqual([String(bulk[0])]);
+      else expect(recordsOf(batches, 'ticketing.ticket').filter((r) => r.remoteId === String(bulk[0])).map((r) => r.data.name)).toContain('changed mid-walk');
+    });
+  }
+
+  it('goes on by page number inside a second shared by more than a page of tickets, up to the page cap', async () => {
+    const { sim, adapter, ctx } = await setup({ maxTicketPages: 3 }, { maxTicketPages: 3 });
+    const at = sim.clock.now() - 60_000;
+    const requester = sim.seed!.casey;
+    const same = Array.from({ length: 5 }, (_, i) => sim.state.createTicket({ subject: `Same ${i}`, requesterId: requester }, at).id);
+    const tickets = recordsOf(await collect(syncer(adapter, 'ticketing.ticket'), ctx), 'ticketing.ticket');
+    expect(new Set(tickets.map((t) => t.remoteId))).toEqual(new Set([...same, sim.seed!.ticket].map(String)));
+    // Three pages of one second are all Freshdesk serves: a sixth and seventh ticket of it cannot be reached.
+    same.push(sim.state.createTicket({ subject: 'Same 5', requesterId: requester }, at).id, sim.state.createTicket({ subject: 'Same 6', requesterId: requester }, at).id);
+    const err = await failure(collect(syncer(adapter, 'ticketing.ticket'), ctx));
+    expect(err.message).toMatch(/more than 3 pages/);
+  });
+
   it('walks tickets past the page cap from the last updated_at, then the trash, and resumes from a saved position', async () => {
     const { sim, adapter, ctx } = await setup({ maxTicketPages: 2 }, { maxTicketPages: 2 });
     const made = sim.seedTickets(9, { conversationsPerTicket: 1 });

@@ -498,6 +498,30 @@ describe('github adapter: items deleted while a run pages through a list', () =>
     expect(liveComments.filter((id) => !comments.includes(id))).toEqual([]);
   });
 
+  it('reads every issue when one already read is changed mid-run (it moves to the end of the update order)', async () => {
+    seed(7, 0);
+    const live = () => sim.state.issuesOf(sim.repo(REPO)).filter((i) => !i.pull);
+    let changed: number | undefined;
+    // List issues pages by number over `sort=updated&direction=asc` (docs.github.com, REST → Issues → List
+    // repository issues; Using pagination): the issue changed leaves its place and every later one moves back.
+    const fault = sim.faults.add({
+      method: 'GET',
+      path: /^\/repos\/octo-org\/website\/issues$/,
+      when: (req: { query: URLSearchParams }) => req.query.get('since') !== null || (req.query.get('page') ?? '1') !== '1',
+      before: () => {
+        const first = live().sort((a, b) => a.updated_at.localeCompare(b.updated_at) || a.id - b.id)[0]!;
+        changed = first.number;
+        sim.clock.advance(1000);
+        sim.updateIssueRemotely(REPO, first.number, { title: 'Changed mid-run' });
+      },
+    });
+    const tickets = recordsOf(await collect(syncer(adapter, 'ticketing.ticket'), ctx));
+    expect(fault.hits).toBe(1);
+    const read = new Set(tickets.map((r) => r.remoteId));
+    expect(live().map((i) => `${REPO}#${i.number}`).filter((id) => !read.has(id))).toEqual([]);
+    expect(tickets.filter((r) => r.remoteId === `${REPO}#${changed}`).map((r) => r.data.name)).toContain('Changed mid-run');
+  });
+
   it('walks by update time: page 1 from the last second read, the next page only within one second', async () => {
     sim.clearRequests();
     const tickets = recordsOf(await collect(syncer(adapter, 'ticketing.ticket'), ctx));

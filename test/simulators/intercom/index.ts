@@ -11,7 +11,7 @@
  * window (default 1,666: 10,000 a minute); with `rateLimit.enforce` a spent window answers 429.
  *
  * Endpoints: GET /me, /admins, /teams, /tags, /contacts (cursor: per_page, starting_after), /ticket_types;
- * POST /companies/list (page, per_page); POST /tickets, GET/PUT/DELETE /tickets/{id},
+ * POST /companies/list (page, per_page, order; sorted by `last_request_at`, newest first), GET /companies/{id}; POST /tickets, GET/PUT/DELETE /tickets/{id},
  * POST /tickets/{id}/reply, POST /tickets/search (updated_at / created_at filters, cursor pages).
  */
 import { randomUUID } from 'node:crypto';
@@ -49,7 +49,7 @@ export const INTERCOM_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
 
 export interface SimAdmin { id: string; name: string; email: string; teamIds: number[] }
 export interface SimContact { id: string; name: string; email: string; phone: string | null; companyIds: string[]; createdAt: number; updatedAt: number }
-export interface SimCompany { id: string; name: string; website: string | null; createdAt: number; updatedAt: number }
+export interface SimCompany { id: string; name: string; website: string | null; createdAt: number; updatedAt: number; lastRequestAt: number }
 export interface SimState { id: string; category: 'submitted' | 'in_progress' | 'waiting_on_customer' | 'resolved'; label: string }
 export interface SimAttr { id: string; name: string; dataType: 'string' | 'decimal' | 'boolean'; default: boolean }
 export interface SimType { id: string; name: string; category: 'Customer' | 'Back-office' | 'Tracker'; attrs: SimAttr[]; states: SimState[]; createdAt: number }
@@ -142,7 +142,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       const tag = { id: nextId(), name };
       tags.set(tag.id, tag);
     }
-    const northwind = { id: randomUUID().replace(/-/g, '').slice(0, 24), name: 'Northwind Traders', website: 'https://northwind.example', createdAt: unix(), updatedAt: unix() };
+    const northwind = { id: randomUUID().replace(/-/g, '').slice(0, 24), name: 'Northwind Traders', website: 'https://northwind.example', createdAt: unix(), updatedAt: unix(), lastRequestAt: unix() };
     companies.set(northwind.id, northwind);
     const casey = addContact('Casey Customer', 'casey@northwind.example', [northwind.id], '+15550100');
     const jordan = addContact('Jordan Buyer', 'jordan@buyer.example');
@@ -195,7 +195,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
     has_hard_bounced: false, marked_email_as_spam: false, unsubscribed_from_emails: false, created_at: c.createdAt, updated_at: c.updatedAt, custom_attributes: {},
     companies: { type: 'list', data: c.companyIds.map((id) => ({ id, type: 'company', url: `${origin}/companies/${id}` })), url: `${origin}/contacts/${c.id}/companies`, total_count: c.companyIds.length, has_more: false },
   });
-  const companyJson = (c: SimCompany): Obj => ({ type: 'company', id: c.id, name: c.name, app_id: 'acme', company_id: c.id, created_at: c.createdAt, updated_at: c.updatedAt, ...(c.website ? { website: c.website } : {}), custom_attributes: {} });
+  const companyJson = (c: SimCompany): Obj => ({ type: 'company', id: c.id, name: c.name, app_id: 'acme', company_id: c.id, created_at: c.createdAt, updated_at: c.updatedAt, last_request_at: c.lastRequestAt, ...(c.website ? { website: c.website } : {}), custom_attributes: {} });
 
   // ---------------------------------------------------------------- cursors
   const page = <T>(items: T[], perPage: number, after: string | null) => {
@@ -238,10 +238,17 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       const { slice, pages } = page([...contacts.values()], per, req.query.get('starting_after'));
       return { status: 200, body: { type: 'list', data: slice.map(contactJson), total_count: contacts.size, pages } };
     }
+    if (m === 'GET' && (r = /^\/companies\/([^/]+)$/.exec(p))) {
+      const c = companies.get(decodeURIComponent(r[1]!));
+      if (!c) err(404, 'company_not_found', 'Company Not Found');
+      return { status: 200, body: companyJson(c) };
+    }
     if (m === 'POST' && p === '/companies/list') {
       const per = Math.min(60, Number(req.query.get('per_page') ?? 15));
       const n = Number(req.query.get('page') ?? 1);
-      const all = [...companies.values()];
+      // "sorted by the `last_request_at` field and by default is ordered descending" (List all companies).
+      const dir = req.query.get('order') === 'asc' ? 1 : -1;
+      const all = [...companies.values()].sort((a, b) => dir * (a.lastRequestAt - b.lastRequestAt) || dir * a.id.localeCompare(b.id));
       return { status: 200, body: { type: 'list', data: all.slice((n - 1) * per, n * per).map(companyJson), total_count: all.length, pages: { type: 'pages', page: n, per_page: per, total_pages: Math.max(1, Math.ceil(all.length / per)) } } };
     }
     if (m === 'POST' && p === '/tickets/search') {
@@ -368,6 +375,24 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
     ticketJson: (id: string) => {
       const t = tickets.get(id);
       return t ? ticketJson(t, true) : undefined;
+    },
+    companies,
+    /** Companies with no activity yet (`last_request_at` their creation), a second apart. */
+    seedCompanies(n: number): string[] {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const at = unix() - n + i;
+        const c = { id: randomUUID().replace(/-/g, '').slice(0, 24), name: `Company ${i + 1}`, website: null, createdAt: at, updatedAt: at, lastRequestAt: at };
+        companies.set(c.id, c);
+        out.push(c.id);
+      }
+      return out;
+    },
+    /** A user of the company uses the product: its `last_request_at` moves to now, the top of the list. */
+    touchCompanyRemotely(id: string) {
+      const c = companies.get(id);
+      if (!c) throw new Error(`no company ${id}`);
+      c.lastRequestAt = unix() + 1;
     },
     /** A change made in the Intercom inbox (bumps `updated_at`). */
     updateTicketRemotely(id: string, attrs: Obj) {
