@@ -67,7 +67,10 @@ export class ApiKeyService {
   async revoke(ctx: AccessContext, id: string): Promise<ApiKeyRow> {
     if (!isUuid(id)) throw notFound('API key');
     const row = await this.repo.revokeApiKey(ctx.projectId, id, new Date());
-    if (row) return row;
+    if (row) {
+      this.cache.forget({ apiKeyHash: row.keyHash });
+      return row;
+    }
     const existing = await this.repo.findApiKey(ctx.projectId, id);
     if (existing) return existing; // already revoked: revoking is idempotent
     throw notFound('API key');

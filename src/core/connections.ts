@@ -224,6 +224,7 @@ export class ConnectionService {
     if (!row) throw notFound('connection');
     for (const hook of this.beforeDelete) await hook(row);
     if (!(await this.repo.deleteConnection(ctx.projectId, id))) throw notFound('connection');
+    this.cache.forget({ connectionId: id });
   }
 
   /** Deletes a linked user: each of its connections first, as `delete` does (one connection.deleted event each). */
@@ -232,7 +233,10 @@ export class ConnectionService {
     let deleted = 0;
     for (;;) {
       const page = await this.repo.listConnections(ctx.projectId, { limit: 100 }, { linkedUserId });
-      for (const row of page.items) if (await this.repo.deleteConnection(ctx.projectId, row.id)) deleted++;
+      for (const row of page.items) {
+        if (await this.repo.deleteConnection(ctx.projectId, row.id)) deleted++;
+        this.cache.forget({ connectionId: row.id });
+      }
       if (page.items.length === 0) break;
     }
     await this.repo.deleteLinkedUser(ctx.projectId, linkedUserId);

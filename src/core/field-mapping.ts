@@ -60,6 +60,7 @@ export class FieldMappingService {
       provider: manifest.name,
       sourceCustomFieldId: input.source_custom_field_id,
     });
+    this.cache.forget({ mappingsOfProject: access.projectId });
     return { mapping, attribute };
   }
 
@@ -73,10 +74,12 @@ export class FieldMappingService {
 
   async deleteAttribute(access: AccessContext, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.repo.deleteAttribute(access.projectId, id))) throw notFound('attribute');
+    this.cache.forget({ mappingsOfProject: access.projectId });
   }
 
   async deleteMapping(access: AccessContext, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.repo.deleteMapping(access.projectId, id))) throw notFound('mapping');
+    this.cache.forget({ mappingsOfProject: access.projectId });
   }
 
   /** The provider's own custom fields, so a developer can choose what to map. */

@@ -107,10 +107,25 @@ export class LookupCache {
     return value;
   }
 
-  /** `k:<key hash>`, `c:<connection id>` or `m:<project id>` (mappings are few: all of them go). */
+  /**
+   * A change this process made, forgotten at once: the database's notification of it reaches this process's
+   * listening connection some milliseconds after the commit (on PostgreSQL), and the writer's next request must
+   * not see the entry as it was (a revoked key accepted, a mapping just made unknown).
+   */
+  forget(change: { apiKeyHash?: string; connectionId?: string; mappingsOfProject?: string }): void {
+    if (change.apiKeyHash !== undefined) this.drop('k:', change.apiKeyHash);
+    if (change.connectionId !== undefined) this.drop('c:', change.connectionId);
+    if (change.mappingsOfProject !== undefined) this.drop('m:', change.mappingsOfProject);
+  }
+
+  /** A notification: `k:<key hash>`, `c:<connection id>` or `m:<project id>`. */
   private invalidate(payload: string) {
+    this.drop(payload.slice(0, 2), payload.slice(2));
+  }
+
+  /** Mappings are few: all of them go. */
+  private drop(kind: string, key: string) {
     this.generation++;
-    const [kind, key] = [payload.slice(0, 2), payload.slice(2)];
     if (kind === 'k:') this.apiKeys.delete(key);
     else if (kind === 'c:') this.connections.delete(key);
     else if (kind === 'm:') this.mappings.clear();

@@ -52,6 +52,23 @@ it('refuses a key revoked through another process on the very next request', asy
   expect(refused.body.details?.code).toBe('unauthorized');
 });
 
+it('refuses a key revoked through this process on the very next request, without waiting for the database notification', async () => {
+  const issued = await a.call('POST', '/auth/generate-apikey', { body: { projectId: a.tenant.projectId, userId: a.tenant.userId, keyName: 'revoked-here' } });
+  const key = issued.body.api_key as string;
+  for (let i = 0; i < 2; i++) expect((await a.call('GET', '/connections', { headers: { 'x-api-key': key } })).status).toBe(200);
+  // Paused: a notification cannot arrive before the next request; the revoking process forgets the key by itself.
+  const notify = a.omniport.services.lookupCache as unknown as { invalidate(payload: string): void };
+  const invalidate = notify.invalidate.bind(notify);
+  notify.invalidate = () => undefined;
+  try {
+    const revoke = a.call('DELETE', `/auth/api-keys/${issued.body.id_api_key}`);
+    expect((await revoke).status).toBe(200);
+  } finally {
+    notify.invalidate = invalidate;
+  }
+  expect((await a.call('GET', '/connections', { headers: { 'x-api-key': key } })).status).toBe(401);
+});
+
 it('refuses a key revoked by SQL (another tool) too, and a connection deleted or needing reauthorisation elsewhere', async () => {
   const token = await connectZendesk(a, sim, { origin: 'cache' });
   const listed = await a.call('GET', '/connections?limit=100');
