@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/harness';
 import { startOAuthSimulator, type OAuthSimulator } from '../simulators/oauth';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
@@ -10,14 +10,18 @@ import { startZohoSimulator, type ZohoSimulator } from '../simulators/zoho';
 import { startDynamicsSimulator, type DynamicsSimulator } from '../simulators/dynamics';
 import { startCloseSimulator, type CloseSimulator } from '../simulators/close';
 import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
+import { startHubSpotSimulator, type HubSpotSimulator } from '../simulators/hubspot';
+import { startPipedriveSimulator, type PipedriveSimulator } from '../simulators/pipedrive';
+import { startZendeskSellSimulator, type ZendeskSellSimulator } from '../simulators/zendesk-sell';
 import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 
 /**
  * The hosted connect page in a real browser (Debian's Chromium through playwright-core), with the real
  * Zendesk adapter against the Zendesk simulator; Zendesk's OAuth endpoints are pointed at the OAuth
- * simulator through the project's OAuth app; Salesforce, Dynamics 365 Sales, Close and Attio likewise, each
- * with its provider's authorize and token request shapes. Screenshots of every step go to test-artifacts/connect/.
+ * simulator through the project's OAuth app; the eight CRMs likewise (HubSpot, Pipedrive, Salesforce, Dynamics
+ * 365 Sales, Zoho CRM, Attio, Close, Zendesk Sell), each end to end with its provider's authorize and token
+ * request shapes, and the connection then used through the passthrough endpoint. Screenshots of every step go to test-artifacts/connect/.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -42,6 +46,14 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   const tenant = '72f988bf-86f1-41af-91ab-2d7cd011db47';
   let zohoAuth: OAuthSimulator;
   let zoho: ZohoSimulator;
+  let hubspotAuth: OAuthSimulator;
+  let hubspot: HubSpotSimulator;
+  let pipedriveAuth: OAuthSimulator;
+  let pipedrive: PipedriveSimulator;
+  let sellAuth: OAuthSimulator;
+  let sell: ZendeskSellSimulator;
+  /** The callback address of each CRM's OAuth app, as PUT /oauth-apps gave it. */
+  const redirectUris: Record<string, string> = {};
   let browser: Browser;
   const returnUrl = 'https://app.example.com/settings/integrations';
 
@@ -54,11 +66,15 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     // Zendesk accepts the tokens its authorization server issues.
     oauth.onAccessToken = (token) => zendesk.addAccessToken(token);
-    // Close and Attio have one API host (their manifests' default base URL, not typed on the page): moved to
-    // their simulators here, as their OAuth endpoints are moved to OAuth simulators through the project's apps.
+    // HubSpot, Pipedrive, Close, Attio and Zendesk Sell have one API host (their manifests' default base URL,
+    // not typed on the page): moved to their simulators here, as their OAuth endpoints are moved to OAuth
+    // simulators through the project's apps, so that no test reaches a real API.
     close = await startCloseSimulator({ apiKeys: [] });
     attio = await startAttioSimulator({ tokens: [] });
-    const moved: Record<string, string> = { close: close.url, attio: attio.url };
+    hubspot = await startHubSpotSimulator({ accessTokens: [] });
+    pipedrive = await startPipedriveSimulator({ apiTokens: [] });
+    sell = await startZendeskSellSimulator({ tokens: [] });
+    const moved: Record<string, string> = { close: close.url, attio: attio.url, hubspot: hubspot.url, pipedrive: pipedrive.url, 'zendesk-sell': sell.url };
     const adapters = defaultProviders().map((a): ProviderAdapter => (moved[a.manifest.name] ? { ...a, manifest: { ...a.manifest, defaultBaseUrl: moved[a.manifest.name] } } : a));
     server = await startTestServer({ providers: new ProviderRegistry(adapters), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
     const app = await server.call('PUT', '/oauth-apps/zendesk', {
@@ -82,16 +98,6 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       shapeTokenAnswer: ({ expires_in: _e, ...answer }) => ({ ...answer, instance_url: salesforce.url, issued_at: String(Date.now()), signature: 'c2lt' }),
     });
     sfAuth.onAccessToken = (token) => salesforce.addAccessToken(token);
-    const sfApp = await server.call('PUT', '/oauth-apps/salesforce', {
-      body: {
-        client_id: 'omniport-salesforce',
-        client_secret: 'sf-oauth-secret',
-        authorize_url: `${sfAuth.url}/services/oauth2/authorize`,
-        token_url: `${sfAuth.url}/services/oauth2/token`,
-      },
-    });
-    expect(sfApp.status).toBe(200);
-    sfAuth.addRedirectUri('omniport-salesforce', sfApp.body.data.redirect_uri);
     // Dynamics: the Microsoft identity platform's v2.0 endpoints under a tenant-specific authority, answering
     // in its token shape (scope, expires_in, ext_expires_in); PKCE required; Dataverse accepts its tokens.
     dynamics = await startDynamicsSimulator({ accessTokens: [] });
@@ -116,17 +122,6 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       clientAuth: 'post',
     });
     attioAuth.onAccessToken = (token) => attio.addAccessToken(token);
-    for (const [provider, sim, clientId, secret] of [
-      ['dynamics', dvAuth, 'omniport-dynamics', 'dv-oauth-secret'],
-      ['close', closeAuth, 'omniport-close', 'close-oauth-secret'],
-      ['attio', attioAuth, 'omniport-attio', 'attio-oauth-secret'],
-    ] as const) {
-      const res = await server.call('PUT', `/oauth-apps/${provider}`, {
-        body: { client_id: clientId, client_secret: secret, authorize_url: `${sim.url}${sim.paths.authorize}`, token_url: `${sim.url}${sim.paths.token}` },
-      });
-      expect(res.status).toBe(200);
-      sim.addRedirectUri(clientId, res.body.data.redirect_uri);
-    }
     // Zoho CRM: the data centre's accounts server on a third OAuth simulator, whose token answer names the
     // API domain (api_domain), which becomes the connection's address.
     zoho = await startZohoSimulator({ accessTokens: [] });
@@ -137,11 +132,49 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       shapeTokenAnswer: (answer) => ({ ...answer, api_domain: zoho.url, token_type: 'Bearer' }),
     });
     zohoAuth.onAccessToken = (token) => zoho.addAccessToken(token);
-    const zohoApp = await server.call('PUT', '/oauth-apps/zoho', {
-      body: { client_id: 'omniport-zoho', client_secret: 'zoho-oauth-secret', authorize_url: `${zohoAuth.url}/oauth/v2/auth`, token_url: `${zohoAuth.url}/oauth/v2/token` },
+    // HubSpot (https://app.hubspot.com/oauth/authorize, https://api.hubapi.com/oauth/v1/token): space-separated
+    // scopes, no PKCE, the client's id and secret in the form.
+    hubspotAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-hubspot', clientSecret: 'hs-oauth-secret', name: 'Acme Contact Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth/authorize', token: '/oauth/v1/token' },
+      clientAuth: 'post',
     });
-    expect(zohoApp.status).toBe(200);
-    zohoAuth.addRedirectUri('omniport-zoho', zohoApp.body.data.redirect_uri);
+    hubspotAuth.onAccessToken = (token) => hubspot.addAccessToken(token, { kind: 'oauth' });
+    // Pipedrive (https://oauth.pipedrive.com/oauth/authorize and /oauth/token): the client authenticates with
+    // HTTP basic, and the token answer names the company's api_domain (here the simulator).
+    pipedriveAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-pipedrive', clientSecret: 'pd-oauth-secret', name: 'Acme Deal Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth/authorize', token: '/oauth/token' },
+      clientAuth: 'basic',
+      shapeTokenAnswer: (answer) => ({ ...answer, api_domain: pipedrive.url }),
+    });
+    pipedriveAuth.onAccessToken = (token) => pipedrive.addOAuthToken(token);
+    // Zendesk Sell (https://api.getbase.com/oauth2/authorize and /oauth2/token): HTTP basic client authentication.
+    sellAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-zendesk-sell', clientSecret: 'sell-oauth-secret', name: 'Acme Pipeline Sync', redirectUris: [] }],
+      paths: { authorize: '/oauth2/authorize', token: '/oauth2/token' },
+      clientAuth: 'basic',
+    });
+    sellAuth.onAccessToken = (token) => sell.addToken(token);
+    // The project's OAuth app of each CRM, pointed at its authorization server's simulator.
+    for (const [provider, sim] of [
+      ['salesforce', sfAuth],
+      ['dynamics', dvAuth],
+      ['zoho', zohoAuth],
+      ['close', closeAuth],
+      ['attio', attioAuth],
+      ['hubspot', hubspotAuth],
+      ['pipedrive', pipedriveAuth],
+      ['zendesk-sell', sellAuth],
+    ] as const) {
+      const { clientId, clientSecret } = sim.clients[0]!;
+      const res = await server.call('PUT', `/oauth-apps/${provider}`, {
+        body: { client_id: clientId, client_secret: clientSecret, authorize_url: `${sim.url}${sim.paths.authorize}`, token_url: `${sim.url}${sim.paths.token}` },
+      });
+      expect(res.status).toBe(200);
+      redirectUris[provider] = res.body.data.redirect_uri;
+      sim.addRedirectUri(clientId, res.body.data.redirect_uri);
+    }
     await server.call('PATCH', '/connect-settings', { body: { allowed_redirect_urls: ['https://app.example.com/settings/'] } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -163,6 +196,12 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await close?.close();
     await attioAuth?.close();
     await attio?.close();
+    await hubspotAuth?.close();
+    await hubspot?.close();
+    await pipedriveAuth?.close();
+    await pipedrive?.close();
+    await sellAuth?.close();
+    await sell?.close();
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -239,79 +278,180 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     expect(created).toHaveLength(1);
   });
 
-  it('connects Salesforce with OAuth: sandbox login chosen, PKCE, and the org\'s instance URL as the connection\'s address', async () => {
-    const link = await magicLink('tailspin', 'Tailspin Toys');
+  interface CrmFlow {
+    provider: string;
+    /** The product's name on the connect page. */
+    name: string;
+    /** The OAuth app's name on the provider's consent page (the simulator's client). */
+    app: string;
+    origin: string;
+    auth: OAuthSimulator;
+    /** What the linked user does on the provider's page before "Continue with …" (type an address, choose a login host). */
+    choose?: (oauthForm: Locator) => Promise<unknown>;
+    /** The authorization request's parameters beyond client_id, redirect_uri, response_type and state (null: absent). */
+    authorize: Record<string, unknown>;
+    /** The token request's parameter names, sorted (the simulator records names, never values). */
+    tokenParams: string[];
+    /** The API address the connection must have (a simulator, never a real API). */
+    baseUrl: string;
+    /** A GET the provider answers with the connection's access token, sent through POST /passthrough. */
+    probe: { path: string; query?: Record<string, string> };
+  }
+
+  /**
+   * One CRM's OAuth flow end to end in the browser: magic link → the product in the list → its page → the
+   * provider's consent page (the OAuth simulator, whose authorization request is checked) → Approve → callback
+   * → token request (its shape checked) → "… is connected" → a valid connection whose token the provider accepts.
+   */
+  async function connectCrmWithOAuth(flow: CrmFlow) {
+    const link = await magicLink(flow.origin, flow.origin);
     const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    let authorize: Record<string, string>;
     try {
-      await page.goto(`${link.url}/providers/salesforce`);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Salesforce');
+      await page.goto(link.url);
+      await Promise.all([page.waitForURL(new RegExp(`/providers/${flow.provider}$`)), page.locator(`a.provider[href$="/providers/${flow.provider}"]`).click()]);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(`Connect ${flow.name}`);
       const oauthForm = page.locator('form[action$="/oauth"]');
-      await oauthForm.getByLabel('Where you sign in to Salesforce').selectOption({ label: 'Sandbox (test.salesforce.com)' });
-      await shot(page, '11-salesforce-choose-login.png');
-      await Promise.all([page.waitForURL(`${sfAuth.url}/services/oauth2/authorize?**`), oauthForm.getByRole('button', { name: 'Continue with Salesforce' }).click()]);
-      const authorize = new URL(page.url());
-      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(authorize.searchParams.get('scope')).toBe('api refresh_token');
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Revenue Sync wants to access your Acme account');
+      // Without a choice to make, nothing to type: the provider has one API host, or the token answer names it.
+      if (flow.choose) await flow.choose(oauthForm);
+      else expect(await oauthForm.locator('input[name="base_url"], select[name="base_url"]').count()).toBe(0);
+      await shot(page, `20-${flow.provider}-choose.png`);
+      await Promise.all([page.waitForURL(`${flow.auth.url}${flow.auth.paths.authorize}?**`), oauthForm.getByRole('button', { name: `Continue with ${flow.name}` }).click()]);
+
+      // The authorization request, as the provider takes it: the project's client, its registered callback, a
+      // signed state (`<flow>.<expiry>.<HMAC>`), and the provider's own scopes, PKCE and extra parameters.
+      authorize = Object.fromEntries(new URL(page.url()).searchParams);
+      const expected = Object.entries(flow.authorize).filter(([, v]) => v !== null);
+      expect(Object.keys(authorize).sort()).toEqual(['client_id', 'redirect_uri', 'response_type', 'state', ...expected.map(([k]) => k)].sort());
+      expect(authorize).toMatchObject({ client_id: flow.auth.clients[0]!.clientId, redirect_uri: redirectUris[flow.provider], response_type: 'code', ...Object.fromEntries(expected) });
+      expect(authorize.state).toMatch(/^[\w-]+\.\d+\.[\w-]+$/);
+      if (authorize.code_challenge_method) expect(authorize.code_challenge).toMatch(/^[\w-]{43}$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${flow.app} wants to access your Acme account`);
       await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Salesforce is connected');
-      await shot(page, '12-salesforce-connected.png');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${flow.name} is connected`);
+      await shot(page, `21-${flow.provider}-connected.png`);
       expect(errors, errors.join('\n')).toEqual([]);
     } finally {
       await context.close();
     }
+
+    // One token request: the code exchanged (with its PKCE verifier where a challenge was sent), form-encoded.
+    expect(flow.auth.grants).toMatchObject([{ grantType: 'authorization_code', ok: true, contentType: 'application/x-www-form-urlencoded', params: flow.tokenParams }]);
+    expect(flow.tokenParams.includes('code_verifier')).toBe(authorize.code_challenge !== undefined);
     const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
-    expect(conns).toMatchObject([{ provider: 'salesforce', status: 'valid', base_url: salesforce.url }]);
+    expect(conns).toMatchObject([{ provider: flow.provider, status: 'valid', base_url: flow.baseUrl }]);
+    // Usable: the provider accepts the stored access token on a call made through Omniport.
+    const probe = await server.call('POST', '/passthrough', { headers: { 'x-connection-token': conns[0].connection_token }, body: { method: 'GET', ...flow.probe } });
+    expect(probe.status, JSON.stringify(probe.body)).toBe(200);
+    expect(probe.body.data.status, JSON.stringify(probe.body.data.body)).toBe(200);
+    return { authorize };
+  }
+
+  it('connects Salesforce with OAuth: sandbox login chosen, PKCE, and the org\'s instance URL as the connection\'s address', async () => {
+    await connectCrmWithOAuth({
+      provider: 'salesforce',
+      name: 'Salesforce',
+      app: 'Acme Revenue Sync',
+      origin: 'tailspin',
+      auth: sfAuth,
+      choose: (form) => form.getByLabel('Where you sign in to Salesforce').selectOption({ label: 'Sandbox (test.salesforce.com)' }),
+      authorize: { scope: 'api refresh_token', code_challenge: expect.any(String), code_challenge_method: 'S256' },
+      tokenParams: ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri'],
+      baseUrl: salesforce.url,
+      probe: { path: '/services/data/v59.0/limits' },
+    });
   });
 
   it('connects Microsoft Dynamics 365 Sales with OAuth: the environment URL typed, a tenant-specific authority, PKCE, and the environment as scope', async () => {
-    const link = await magicLink('wingtip', 'Wingtip Toys');
-    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    try {
-      await page.goto(link.url);
-      await Promise.all([page.waitForURL(/\/providers\/dynamics$/), page.getByRole('link', { name: /Microsoft Dynamics 365 Sales/ }).click()]);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Microsoft Dynamics 365 Sales');
-      const oauthForm = page.locator('form[action$="/oauth"]');
-      await oauthForm.getByLabel('Your Microsoft Dynamics 365 Sales address').fill(dynamics.url);
-      await shot(page, '13-dynamics-environment.png');
-      await Promise.all([
-        page.waitForURL(`${dvAuth.url}/${tenant}/oauth2/v2.0/authorize?**`),
-        oauthForm.getByRole('button', { name: 'Continue with Microsoft Dynamics 365 Sales' }).click(),
-      ]);
-      const authorize = new URL(page.url());
-      expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
-        response_type: 'code',
-        client_id: 'omniport-dynamics',
-        scope: `${dynamics.url}/.default offline_access`,
-        code_challenge_method: 'S256',
-      });
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme Sales Connector wants to access your Acme account');
-      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Microsoft Dynamics 365 Sales is connected');
-      await shot(page, '14-dynamics-connected.png');
-      expect(errors, errors.join('\n')).toEqual([]);
-    } finally {
-      await context.close();
-    }
-    // The token request as the identity platform takes it: form-encoded, the code with its PKCE verifier, and the scope again.
-    expect(dvAuth.grants).toMatchObject([
-      {
-        grantType: 'authorization_code',
-        ok: true,
-        contentType: 'application/x-www-form-urlencoded',
-        scope: `${dynamics.url}/.default offline_access`,
-        params: ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri', 'scope'],
+    await connectCrmWithOAuth({
+      provider: 'dynamics',
+      name: 'Microsoft Dynamics 365 Sales',
+      app: 'Acme Sales Connector',
+      origin: 'wingtip',
+      auth: dvAuth,
+      choose: (form) => form.getByLabel('Your Microsoft Dynamics 365 Sales address').fill(dynamics.url),
+      authorize: { scope: `${dynamics.url}/.default offline_access`, code_challenge: expect.any(String), code_challenge_method: 'S256' },
+      // The identity platform takes the scope again on the token request.
+      tokenParams: ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri', 'scope'],
+      baseUrl: dynamics.url,
+      probe: { path: '/api/data/v9.2/WhoAmI' },
+    });
+    expect(dvAuth.grants[0]!.scope).toBe(`${dynamics.url}/.default offline_access`);
+  });
+
+  it('connects Zoho CRM with OAuth: data centre chosen, comma-separated scopes offline, and the api_domain as the connection\'s address', async () => {
+    await connectCrmWithOAuth({
+      provider: 'zoho',
+      name: 'Zoho CRM',
+      app: 'Acme CRM Sync',
+      origin: 'fabrikam',
+      auth: zohoAuth,
+      choose: (form) => form.getByLabel('Where you sign in to Zoho CRM').selectOption({ label: 'Europe (accounts.zoho.eu)' }),
+      authorize: { scope: 'ZohoCRM.modules.ALL,ZohoCRM.settings.fields.READ,ZohoCRM.users.READ', access_type: 'offline', prompt: 'consent', code_challenge: null },
+      tokenParams: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'],
+      baseUrl: zoho.url,
+      probe: { path: '/crm/v8/users', query: { type: 'CurrentUser' } },
+    });
+  });
+
+  it('connects HubSpot with OAuth: no address to type, its scopes space-separated, no PKCE', async () => {
+    await connectCrmWithOAuth({
+      provider: 'hubspot',
+      name: 'HubSpot',
+      app: 'Acme Contact Sync',
+      origin: 'proseware',
+      auth: hubspotAuth,
+      authorize: {
+        scope: [
+          'oauth',
+          'crm.objects.contacts.read',
+          'crm.objects.contacts.write',
+          'crm.objects.companies.read',
+          'crm.objects.companies.write',
+          'crm.objects.deals.read',
+          'crm.objects.deals.write',
+          'crm.objects.owners.read',
+          'crm.schemas.contacts.read',
+          'crm.schemas.companies.read',
+          'crm.schemas.deals.read',
+        ].join(' '),
       },
-    ]);
-    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
-    expect(conns).toMatchObject([{ provider: 'dynamics', status: 'valid', base_url: dynamics.url }]);
-    expect(dynamics.requests.some((r) => r.path === '/api/data/v9.2/WhoAmI' && r.auth?.valid === true && r.status === 200)).toBe(true);
+      tokenParams: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'],
+      baseUrl: hubspot.url,
+      probe: { path: '/crm/v3/objects/contacts', query: { limit: '1' } },
+    });
+  });
+
+  it('connects Pipedrive with OAuth: no PKCE, the client authenticated with HTTP basic on the token request', async () => {
+    await connectCrmWithOAuth({
+      provider: 'pipedrive',
+      name: 'Pipedrive',
+      app: 'Acme Deal Sync',
+      origin: 'lucerne',
+      auth: pipedriveAuth,
+      authorize: { scope: 'base contacts:full deals:full activities:full users:read' },
+      // HTTP basic: no client_id or client_secret in the form.
+      tokenParams: ['code', 'grant_type', 'redirect_uri'],
+      baseUrl: pipedrive.url,
+      probe: { path: '/v1/users/me' },
+    });
+  });
+
+  it('connects Zendesk Sell with OAuth: no address to type, its scopes, the client authenticated with HTTP basic', async () => {
+    await connectCrmWithOAuth({
+      provider: 'zendesk-sell',
+      name: 'Zendesk Sell',
+      app: 'Acme Pipeline Sync',
+      origin: 'alpine-ski-house',
+      auth: sellAuth,
+      authorize: { scope: 'read write profile' },
+      tokenParams: ['code', 'grant_type', 'redirect_uri'],
+      baseUrl: sell.url,
+      probe: { path: '/v2/users/self' },
+    });
   });
 
   for (const [provider, name, app, origin] of [
@@ -319,58 +459,19 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     ['attio', 'Attio', 'Acme Workspace Sync', 'litware'],
   ] as const) {
     it(`connects ${name} with OAuth: no address to type, no scope, no PKCE`, async () => {
-      const auth = provider === 'close' ? closeAuth : attioAuth;
-      const link = await magicLink(origin, origin);
-      const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
-      const page = await context.newPage();
-      try {
-        await page.goto(`${link.url}/providers/${provider}`);
-        const oauthForm = page.locator('form[action$="/oauth"]');
-        expect(await oauthForm.locator('input[name="base_url"]').count()).toBe(0);
-        await Promise.all([page.waitForURL(`${auth.url}${auth.paths.authorize}?**`), oauthForm.getByRole('button', { name: `Continue with ${name}` }).click()]);
-        const params = Object.fromEntries(new URL(page.url()).searchParams);
-        expect(Object.keys(params).sort()).toEqual(['client_id', 'redirect_uri', 'response_type', 'state']);
-        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${app} wants to access your Acme account`);
-        await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
-        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${name} is connected`);
-        await shot(page, `15-${provider}-connected.png`);
-      } finally {
-        await context.close();
-      }
-      expect(auth.grants).toMatchObject([{ grantType: 'authorization_code', ok: true, params: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'] }]);
-      const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
-      expect(conns).toMatchObject([{ provider, status: 'valid', base_url: provider === 'close' ? close.url : attio.url }]);
+      await connectCrmWithOAuth({
+        provider,
+        name,
+        app,
+        origin,
+        auth: provider === 'close' ? closeAuth : attioAuth,
+        authorize: {},
+        tokenParams: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'],
+        baseUrl: provider === 'close' ? close.url : attio.url,
+        probe: { path: provider === 'close' ? '/api/v1/me/' : '/v2/self' },
+      });
     });
   }
-
-  it('connects Zoho CRM with OAuth: data centre chosen, comma-separated scopes offline, and the api_domain as the connection\'s address', async () => {
-    const link = await magicLink('fabrikam', 'Fabrikam');
-    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    try {
-      await page.goto(`${link.url}/providers/zoho`);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Connect Zoho CRM');
-      const oauthForm = page.locator('form[action$="/oauth"]');
-      await oauthForm.getByLabel('Where you sign in to Zoho CRM').selectOption({ label: 'Europe (accounts.zoho.eu)' });
-      await shot(page, '13-zoho-choose-data-centre.png');
-      await Promise.all([page.waitForURL(`${zohoAuth.url}/oauth/v2/auth?**`), oauthForm.getByRole('button', { name: 'Continue with Zoho CRM' }).click()]);
-      const authorize = new URL(page.url());
-      expect(authorize.searchParams.get('scope')).toBe('ZohoCRM.modules.ALL,ZohoCRM.settings.fields.READ,ZohoCRM.users.READ');
-      expect(authorize.searchParams.get('access_type')).toBe('offline');
-      expect(authorize.searchParams.get('prompt')).toBe('consent');
-      expect(authorize.searchParams.get('code_challenge')).toBeNull();
-      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
-      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Zoho CRM is connected');
-      await shot(page, '14-zoho-connected.png');
-      expect(errors, errors.join('\n')).toEqual([]);
-    } finally {
-      await context.close();
-    }
-    const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
-    expect(conns).toMatchObject([{ provider: 'zoho', status: 'valid', base_url: zoho.url }]);
-  });
 
   it('connects Zendesk with an API token, explaining a refused token first', async () => {
     const link = await magicLink('contoso', 'Contoso Ltd');

@@ -24,6 +24,9 @@ export const pipedriveManifest: ProviderManifest = {
     scopes: ['base', 'contacts:full', 'deals:full', 'activities:full', 'users:read'],
     // Pipedrive's marketplace OAuth documents no PKCE support.
     pkce: false,
+    // https://developers.pipedrive.com/docs/api/v1/Oauth — the token endpoint takes the client's id and secret
+    // as HTTP basic (`Authorization: Basic base64(client_id:client_secret)`, required), not as form parameters.
+    clientAuth: 'basic',
   },
   // `x-ratelimit-reset` is the number of seconds until the current window resets.
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' },
