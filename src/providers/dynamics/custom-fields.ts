@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
 import { unsupported, type Column, type Metadata } from './api';
+import { asBoolean, asDateTime, asNumber, asText } from '../custom-values';
 
 export const FIELD_TABLE: Record<string, string> = { 'crm.contact': 'contact', 'crm.company': 'account', 'crm.deal': 'opportunity' };
 
@@ -16,6 +17,9 @@ function badValue(c: Column, message: string): AppError {
 /** A mapped value (already of the attribute's declared type) as the column's Web API value. */
 export function toDynamicsValue(c: Column, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  const fail = (reason: string): never => {
+    throw badValue(c, reason);
+  };
   switch (c.AttributeType) {
     case 'Integer':
     case 'BigInt':
@@ -24,26 +28,19 @@ export function toDynamicsValue(c: Column, value: unknown): unknown {
     case 'Status':
     case 'Decimal':
     case 'Double':
-    case 'Money': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      const integer = ['Integer', 'BigInt', 'Picklist', 'State', 'Status'].includes(c.AttributeType);
-      if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) throw badValue(c, `expected ${integer ? 'an integer' : 'a number'}`);
-      return n;
-    }
+    case 'Money':
+      return asNumber(value, ['Integer', 'BigInt', 'Picklist', 'State', 'Status'].includes(c.AttributeType), fail);
     case 'Boolean':
-      if (typeof value !== 'boolean') throw badValue(c, 'expected true or false');
-      return value;
+      return asBoolean(value, fail);
     case 'DateTime':
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw badValue(c, 'expected a date-time');
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : new Date(value).toISOString();
+      // A date-only column takes the date as given.
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : asDateTime(value, fail).toISOString();
     case 'String':
     case 'Memo':
     case undefined:
-      if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw badValue(c, 'expected text');
+      return asText(value, fail);
     default:
-      throw badValue(c, `${c.AttributeType} columns are not written through field mapping`);
+      return fail(`${c.AttributeType} columns are not written through field mapping`);
   }
 }
 

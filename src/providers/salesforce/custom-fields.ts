@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
 import { unsupported, type Describes, type SfField } from './api';
+import { asBoolean, asDate, asDateTime, asList, asNumber, asText } from '../custom-values';
 
 export const FIELD_SOBJECT: Record<string, string> = { 'crm.contact': 'Contact', 'crm.company': 'Account', 'crm.deal': 'Opportunity' };
 
@@ -18,33 +19,26 @@ function badValue(def: SfField, message: string): AppError {
 /** A mapped value (already of the attribute's declared type) as the field's Salesforce value. */
 export function toSalesforceValue(def: SfField, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  const fail = (reason: string): never => {
+    throw badValue(def, reason);
+  };
   switch (def.type) {
     case 'double':
     case 'currency':
     case 'percent':
-    case 'int': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n) || (def.type === 'int' && !Number.isInteger(n))) throw badValue(def, `expected ${def.type === 'int' ? 'an integer' : 'a number'}`);
-      return n;
-    }
+    case 'int':
+      return asNumber(value, def.type === 'int', fail);
     case 'boolean':
-      if (typeof value !== 'boolean') throw badValue(def, 'expected true or false');
-      return value;
-    case 'date': {
-      const s = typeof value === 'string' ? value.slice(0, 10) : '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw badValue(def, 'expected a date (YYYY-MM-DD)');
-      return s;
-    }
+      return asBoolean(value, fail);
+    case 'date':
+      return asDate(value, fail);
     case 'datetime':
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw badValue(def, 'expected a date-time');
-      return new Date(value).toISOString();
+      return asDateTime(value, fail).toISOString();
     case 'multipicklist':
       // Values separated by semicolons.
-      return (Array.isArray(value) ? value : [value]).map(String).join(';');
+      return asList(value).join(';');
     default:
-      if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw badValue(def, 'expected text');
+      return asText(value, fail);
   }
 }
 

@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
 import { unsupported, type CustomFieldDefinitions, type SellCustomField } from './api';
+import { asBoolean, asDate, asList, asNumber, asText } from '../custom-values';
 
 const RESOURCE: Record<string, { resource: 'contact' | 'deal'; applies(f: SellCustomField): boolean }> = {
   'crm.contact': { resource: 'contact', applies: (f) => f.for_contact !== false },
@@ -19,26 +20,20 @@ function badValue(def: SellCustomField, message: string): AppError {
 
 export function toSellValue(def: SellCustomField, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  const fail = (reason: string): never => {
+    throw badValue(def, reason);
+  };
   switch (def.type) {
-    case 'number': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) throw badValue(def, 'expected a number');
-      return n;
-    }
+    case 'number':
+      return asNumber(value, false, fail);
     case 'bool':
-      if (typeof value !== 'boolean') throw badValue(def, 'expected true or false');
-      return value;
-    case 'date': {
-      const s = typeof value === 'string' ? value.slice(0, 10) : '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw badValue(def, 'expected a date (YYYY-MM-DD)');
-      return s;
-    }
+      return asBoolean(value, fail);
+    case 'date':
+      return asDate(value, fail);
     case 'multi_select_list':
-      return (Array.isArray(value) ? value : [value]).map(String);
+      return asList(value);
     default:
-      if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw badValue(def, 'expected text');
+      return asText(value, fail);
   }
 }
 

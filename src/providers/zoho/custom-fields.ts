@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
 import { unsupported, zohoDateTime, type FieldDefinitions, type ZField } from './api';
+import { asBoolean, asDate, asDateTime, asList, asNumber, asText } from '../custom-values';
 
 export const FIELD_MODULE: Record<string, string> = { 'crm.contact': 'Contacts', 'crm.company': 'Accounts', 'crm.deal': 'Deals' };
 
@@ -16,35 +17,27 @@ function badValue(def: ZField, message: string): AppError {
 /** A mapped value (already of the attribute's declared type) as the field's Zoho value. */
 export function toZohoValue(def: ZField, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  const fail = (reason: string): never => {
+    throw badValue(def, reason);
+  };
   switch (def.data_type) {
     case 'integer':
     case 'bigint':
     case 'double':
     case 'currency':
     case 'decimal':
-    case 'percent': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      const whole = def.data_type === 'integer' || def.data_type === 'bigint';
-      if (!Number.isFinite(n) || (whole && !Number.isInteger(n))) throw badValue(def, `expected ${whole ? 'an integer' : 'a number'}`);
-      return n;
-    }
+    case 'percent':
+      return asNumber(value, def.data_type === 'integer' || def.data_type === 'bigint', fail);
     case 'boolean':
-      if (typeof value !== 'boolean') throw badValue(def, 'expected true or false');
-      return value;
-    case 'date': {
-      const s = typeof value === 'string' ? value.slice(0, 10) : '';
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw badValue(def, 'expected a date (YYYY-MM-DD)');
-      return s;
-    }
+      return asBoolean(value, fail);
+    case 'date':
+      return asDate(value, fail);
     case 'datetime':
-      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw badValue(def, 'expected a date-time');
-      return zohoDateTime(new Date(value));
+      return zohoDateTime(asDateTime(value, fail));
     case 'multiselectpicklist':
-      return (Array.isArray(value) ? value : [value]).map(String);
+      return asList(value);
     default:
-      if (typeof value === 'string') return value;
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw badValue(def, 'expected text');
+      return asText(value, fail);
   }
 }
 
