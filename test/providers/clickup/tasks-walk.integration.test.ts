@@ -64,4 +64,19 @@ describe('clickup tasks: a task deleted while an incremental run pages', () => {
     expect(listings()[1]!.query.date_created_gt).toBeDefined();
     expect(sim.specViolations).toEqual([]);
   });
+
+  it('goes on after an interruption from the saved position, still skipping nothing', async () => {
+    const { sync } = server.omniport.services;
+    const tasks = [...sim.tasks.values()].sort((a, b) => a.createdAt - b.createdAt).map((t) => t.id);
+    for (const id of tasks.slice(0, 150)) sim.updateTaskRemotely(id, { name: `Again ${id}` });
+    sim.requests.length = 0;
+    // The run stops after its first page (its deadline passed), a task is deleted, then the run is continued.
+    expect(await sync.run(connectionId, 'ticketing.ticket', { deadline: Date.now() - 1 })).toMatchObject({ outcome: 'continued', mode: 'incremental' });
+    sim.deleteTaskRemotely(tasks[0]!);
+    expect(await sync.run(connectionId, 'ticketing.ticket')).toMatchObject({ outcome: 'done', mode: 'incremental' });
+    const stored = await names();
+    expect(tasks.slice(1, 150).filter((id) => stored.get(id) !== `Again ${id}`)).toEqual([]);
+    // The continued run asked from the saved position (the stopped run may have read its next page ahead).
+    expect(listings().at(-1)!.query.date_created_gt).toBeDefined();
+  });
 });
