@@ -89,6 +89,8 @@ export interface UnlistedObject {
   objectType: string;
   remoteId: string;
   remoteData: Record<string, unknown>;
+  /** Its parent, then that parent's parent, where stored (a comment's ticket; an attachment's comment and ticket). */
+  parents?: { objectType: string; remoteId: string }[];
 }
 
 export interface DeletionCheck {

@@ -148,11 +148,21 @@ export class UnifiedRepo {
    */
   async unseenInRun(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date, limit: number) {
     const result = await this.db.execute(sql`
-      select object_type, remote_id, remote_data from unified_objects
-      where connection_id = ${connectionId} and object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not remote_was_deleted
-        and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz
-      order by seq limit ${limit}`);
-    return rowsOf(result).map((r) => ({ objectType: String(r.object_type), remoteId: String(r.remote_id), remoteData: (r.remote_data ?? {}) as Record<string, unknown> }));
+      select o.object_type, o.remote_id, o.remote_data, p.object_type as p_type, p.remote_id as p_id, g.object_type as g_type, g.remote_id as g_id
+      from unified_objects o
+        left join unified_objects p on p.id = o.parent_id
+        left join unified_objects g on g.id = p.parent_id
+      where o.connection_id = ${connectionId} and o.object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not o.remote_was_deleted
+        and (o.last_seen_run is null or o.last_seen_run <> ${runId}) and o.updated_at < ${runStartedAt.toISOString()}::timestamptz
+      order by o.seq limit ${limit}`);
+    return rowsOf(result).map((r) => {
+      // The object's parent, then the parent's own (an attachment's comment, then that comment's ticket).
+      const parents = [
+        r.p_id == null ? null : { objectType: String(r.p_type), remoteId: String(r.p_id) },
+        r.g_id == null ? null : { objectType: String(r.g_type), remoteId: String(r.g_id) },
+      ].filter((x): x is { objectType: string; remoteId: string } => x !== null);
+      return { objectType: String(r.object_type), remoteId: String(r.remote_id), remoteData: (r.remote_data ?? {}) as Record<string, unknown>, parents };
+    });
   }
 
   /**

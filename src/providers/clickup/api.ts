@@ -82,11 +82,29 @@ export function customFields(ctx: AdapterContext, o: ResolvedOptions): Promise<C
   });
 }
 
-/** One page of the workspace's tasks (closed ones and subtasks included), updated after `sinceMs` when given. */
-export async function taskPage(ctx: AdapterContext, o: ResolvedOptions, page: number, sinceMs?: number): Promise<CuTask[]> {
+/**
+ * One page of the workspace's tasks (closed ones and subtasks included), ordered by creation (`reverse`:
+ * oldest first), updated after `sinceMs` when given, created after or before `created` when given.
+ */
+export async function taskPage(
+  ctx: AdapterContext,
+  o: ResolvedOptions,
+  page: number,
+  sinceMs?: number,
+  created?: { gt?: number; lt?: number },
+): Promise<CuTask[]> {
   const ws = await workspace(ctx, o);
   const res = await ctx.http.get<{ tasks?: CuTask[] }>(`/v2/team/${seg(ws.id)}/task`, {
-    query: { page, order_by: 'created', reverse: true, subtasks: true, include_closed: true, ...(sinceMs !== undefined ? { date_updated_gt: sinceMs } : {}) },
+    query: {
+      page,
+      order_by: 'created',
+      reverse: true,
+      subtasks: true,
+      include_closed: true,
+      ...(sinceMs !== undefined ? { date_updated_gt: sinceMs } : {}),
+      ...(created?.gt !== undefined ? { date_created_gt: created.gt } : {}),
+      ...(created?.lt !== undefined ? { date_created_lt: created.lt } : {}),
+    },
   });
   return (res.data?.tasks ?? []).filter((t) => t && typeof t.id === 'string');
 }

@@ -2,8 +2,8 @@
  * ClickUp syncers, in dependency order: user groups (teams), members (users), spaces, folders and lists
  * (collections), tags of each space, tasks (tickets), then comments and attachments of the tasks.
  *
- * Tasks: `GET /v2/team/{id}/task` (closed tasks and subtasks included), numbered pages of 100, with
- * `date_updated_gt` for incremental runs. ClickUp lists no deleted tasks: deletions are found by the deletion
+ * Tasks: `GET /v2/team/{id}/task` (closed tasks and subtasks included), pages of 100 oldest first, each
+ * from the creation time of the last task read (`date_created_gt`), with `date_updated_gt` for incremental runs. ClickUp lists no deleted tasks: deletions are found by the deletion
  * check (the same listing, ids kept) and by complete full runs (a task missed because a deletion moved a page
  * is asked for alone before being marked). Comments: each listed task's comments (25 a page, older ones by
  * `start`/`start_id`) and its attachments (`GET /v2/task/{id}`); a comment updates its task.
@@ -32,12 +32,32 @@ async function groups(ctx: AdapterContext, o: ResolvedOptions): Promise<CuGroup[
   return ((await ctx.http.get<{ groups?: CuGroup[] }>('/v2/group', { query: { team_id: ws.id } })).data?.groups ?? []).filter((g) => g && typeof g.id === 'string');
 }
 
+/**
+ * The position of a task walk: the mode, `since` (ms), and the creation time `c` of the last task read with
+ * the ids read at that time (`at`), in the order the pages run (`d`: `gt` oldest first, `lt` newest first);
+ * `p` is the page counted from there (0 unless a whole page shares one creation time).
+ */
 interface Pos {
   m: 'full' | 'inc';
-  p: number;
   s: number | null;
+  p: number;
+  c?: number | null;
+  d?: 'gt' | 'lt' | null;
+  at?: string[];
 }
 
+const createdOf = (t: CuTask) => {
+  const n = Number(t.date_created);
+  return t.date_created != null && Number.isFinite(n) ? n : null;
+};
+
+/**
+ * The workspace's tasks, a page of 100 at a time, from where the last page ended: each page asks for the
+ * tasks created after the last one read (`date_created_gt`, one millisecond back, the ids already read at
+ * that time left out), not for the next page number — a task deleted or archived meanwhile would move the
+ * next ones back a place, and the one moved onto a page already read would be skipped. The direction is
+ * read from the page itself (ClickUp's reference does not say which way `reverse` turns the default).
+ */
 async function* walk(ctx: AdapterContext, o: ResolvedOptions, opts: SyncOptions): AsyncGenerator<{ tasks: CuTask[]; resume: string | null }> {
   const m: Pos['m'] = opts.since ? 'inc' : 'full';
   let saved: Pos | undefined;
@@ -48,8 +68,23 @@ async function* walk(ctx: AdapterContext, o: ResolvedOptions, opts: SyncOptions)
   }
   let pos: Pos = saved && saved.m === m && Number.isInteger(saved.p) ? saved : { m, p: 0, s: opts.since ? opts.since.getTime() : null };
   for (;;) {
-    const tasks = await taskPage(ctx, o, pos.p, pos.s ?? undefined);
-    const next = tasks.length >= TASK_PAGE ? { ...pos, p: pos.p + 1 } : null;
+    const c = typeof pos.c === 'number' ? pos.c : null;
+    const created = c === null ? undefined : pos.d === 'lt' ? { lt: c + 1 } : { gt: c - 1 };
+    const page = await taskPage(ctx, o, pos.p, pos.s ?? undefined, created);
+    const readAt = new Set(pos.at ?? []);
+    const tasks = page.filter((t) => !readAt.has(t.id));
+    let next: Pos | null = null;
+    if (page.length >= TASK_PAGE) {
+      const first = createdOf(page[0]!);
+      const last = createdOf(page[page.length - 1]!);
+      const d = pos.d ?? (first !== null && last !== null && first !== last ? (first < last ? 'gt' : 'lt') : null);
+      if (last === null || d === null || last === c) {
+        // No creation time to go on from (or a whole page created in one millisecond): the next page number.
+        next = { ...pos, p: pos.p + 1, at: [...readAt, ...page.filter((t) => createdOf(t) === c).map((t) => t.id)] };
+      } else {
+        next = { m: pos.m, s: pos.s, p: 0, c: last, d, at: page.filter((t) => createdOf(t) === last).map((t) => t.id) };
+      }
+    }
     yield { tasks, resume: next ? JSON.stringify(next) : null };
     if (!next) return;
     pos = next;

@@ -4,7 +4,7 @@
  * attachments in one stream — each conversation is read with its inboxes, comments and messages, which
  * the ticket needs anyway (collection, description).
  */
-import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord, UnlistedObject } from '../types';
 import { isGone, isStatus, listAll, pages, type ListPage, type Query, type ResolvedOptions } from './api';
 import { unifyAccount, unifyContact } from './contact.mapper';
 import { conversationDetails, unifyWithDetails } from './conversations';
@@ -129,7 +129,7 @@ async function recordsOf(ctx: AdapterContext, conversations: FrConversation[], o
  * Tickets, comments and attachments.
  *
  * Full run: every conversation `GET /conversations` lists (Front leaves trashed ones out, so a complete
- * full run marks them deleted).
+ * full run marks them deleted, once `stillExists` confirms it: the list moves while a run pages).
  *
  * Incremental run (`since`): first the conversation list, newest activity first, until a conversation
  * last updated before `since` (Front orders by the activity that bumps a conversation, which never comes
@@ -208,7 +208,48 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
     },
     // The event feed shows conversations trashed, not those deleted for good (nor their comments).
     deletionCheck: idsOf('/conversations', ['ticketing.ticket'], 100),
+    stillExists: stillExists(o),
   };
+}
+
+/**
+ * Whether a ticket, comment or attachment a full run did not list still exists. The conversation list is
+ * ordered by last activity, newest first: a conversation that gets a message while a run pages moves onto
+ * a page already read, and the run lists neither it nor its comments and attachments. Each conversation is
+ * asked for once a run (`GET /conversations/{id}`: gone when 404/301, trashed or out of the token's reach,
+ * as the list would leave it out); a comment or attachment exists when its conversation does and lists it
+ * (the conversation's messages and comments, read once a run for all its children).
+ */
+function stillExists(o: ResolvedOptions): (ctx: AdapterContext, object: UnlistedObject) => Promise<boolean> {
+  // Per run: the engine builds a context for each run, so nothing outlives it.
+  const asked = new WeakMap<AdapterContext, Map<string, { conversation: Promise<FrConversation | null>; listed?: Promise<Set<string>> }>>();
+  return async (ctx, object) => {
+    const conversationId = object.objectType === 'ticketing.ticket' ? object.remoteId : object.parents?.find((p) => p.objectType === 'ticketing.ticket')?.remoteId;
+    // A comment or attachment stored without its ticket cannot be asked about: the listing decides, as before.
+    if (!conversationId) return false;
+    let perRun = asked.get(ctx);
+    if (!perRun) asked.set(ctx, (perRun = new Map()));
+    let entry = perRun.get(conversationId);
+    if (!entry) perRun.set(conversationId, (entry = { conversation: currentConversation(ctx, conversationId) }));
+    const conversation = await entry.conversation;
+    if (!conversation) return false;
+    if (object.objectType === 'ticketing.ticket') return true;
+    entry.listed ??= conversationDetails(ctx, conversationId, o).then(
+      (d) => new Set(d ? unifyWithDetails(conversation, d, ctx).map((r) => `${r.objectType}:${r.remoteId}`) : []),
+    );
+    return (await entry.listed).has(`${object.objectType}:${object.remoteId}`);
+  };
+}
+
+/** The conversation as Front answers it now; null when gone (404, 301 after a merge), trashed, or out of the token's reach (403). */
+async function currentConversation(ctx: AdapterContext, id: string): Promise<FrConversation | null> {
+  try {
+    const c = (await ctx.http.get<FrConversation>(`/conversations/${seg(id)}`)).data;
+    return c && c.status !== 'deleted' ? c : null;
+  } catch (err) {
+    if (isGone(err) || isStatus(err, 403)) return null;
+    throw err;
+  }
 }
 
 export function frontSyncers(o: ResolvedOptions): ObjectSyncer[] {

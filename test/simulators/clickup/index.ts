@@ -9,7 +9,8 @@
  * `X-RateLimit-Remaining`, `X-RateLimit-Reset` (UNIX seconds); with `rateLimit.enforce` a spent window answers 429.
  *
  * Endpoints: GET /v2/user, /v2/team, /v2/group, /v2/team/{id}/space, /v2/space/{id}/folder, /v2/space/{id}/list,
- * /v2/list/{id}, /v2/list/{id}/field, /v2/space/{id}/tag, /v2/team/{id}/task (pages of 100, date_updated_gt);
+ * /v2/list/{id}, /v2/list/{id}/field, /v2/space/{id}/tag, /v2/team/{id}/task (pages of 100, date_updated_gt|lt,
+ * date_created_gt|lt, order_by id|created|updated|due_date, newest first unless reverse=true);
  * POST /v2/list/{id}/task; GET/PUT/DELETE /v2/task/{id}; POST/DELETE /v2/task/{id}/tag/{name};
  * POST /v2/task/{id}/field/{field}; GET/POST /v2/task/{id}/comment (25 newest a page, start/start_id);
  * POST /v2/task/{id}/attachment (multipart `attachment`).
@@ -281,11 +282,27 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
     if (m === 'GET' && (r = /^\/v2\/team\/(\d+)\/task$/.exec(p))) {
       if (r[1] !== workspace.id) err(401, 'Team not authorized', 'OAUTH_027');
       const page = Number(q.get('page') ?? 0);
-      const since = q.get('date_updated_gt');
-      let all = [...tasks.values()].filter((t) => since === null || t.updatedAt > Number(since));
+      // Date filters, Unix time in milliseconds, strict bounds ("greater than", "less than").
+      const bound = (name: string) => (q.get(name) === null ? null : Number(q.get(name)));
+      const [updatedGt, updatedLt, createdGt, createdLt] = [bound('date_updated_gt'), bound('date_updated_lt'), bound('date_created_gt'), bound('date_created_lt')];
+      let all = [...tasks.values()].filter(
+        (t) =>
+          (updatedGt === null || t.updatedAt > updatedGt) &&
+          (updatedLt === null || t.updatedAt < updatedLt) &&
+          (createdGt === null || t.createdAt > createdGt) &&
+          (createdLt === null || t.createdAt < createdLt),
+      );
       if (q.get('include_closed') !== 'true') all = all.filter((t) => !t.closedAt);
       if (q.get('subtasks') !== 'true') all = all.filter((t) => !t.parent);
-      all.sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+      // `order_by`: id, created (the default), updated or due_date; newest (largest) first, and `reverse=true`
+      // the other way round. The reference names the fields and "reverse order" but not the default direction.
+      const orderBy = q.get('order_by') ?? 'created';
+      const keyOf: Record<string, (t: SimTask) => number | string> = { id: (t) => t.id, created: (t) => t.createdAt, updated: (t) => t.updatedAt, due_date: (t) => t.dueDate ?? -1 };
+      const key = keyOf[orderBy];
+      if (!key) err(400, 'Invalid order_by', 'ITEM_100');
+      const cmp = (x: number | string, y: number | string) => (x < y ? -1 : x > y ? 1 : 0);
+      const dir = q.get('reverse') === 'true' ? 1 : -1;
+      all.sort((a, b) => dir * (cmp(key(a), key(b)) || cmp(a.id, b.id)));
       const slice = all.slice(page * 100, page * 100 + 100);
       return { status: 200, body: { tasks: slice.map((t) => taskJson(t)), last_page: (page + 1) * 100 >= all.length } };
     }
