@@ -15,7 +15,7 @@
  * listed in full every run.
  */
 import { existsAt } from '../deletion-check';
-import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord } from '../types';
+import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord, UnlistedObject } from '../types';
 import { getPage, listPages, type Query } from './api';
 import { unifyCustomer, unifyMailbox, unifyTag, unifyTeam, unifyUser } from './directory.mapper';
 import { commentThreads, unifyConversation, unifyThread } from './ticket.mapper';
@@ -135,7 +135,25 @@ function conversationsSyncer(): ObjectSyncer {
       }
     },
     deletionCheck: conversationIds(),
-    stillExists: (ctx, object) => (object.objectType === 'ticketing.ticket' ? existsAt(ctx, `/v2/conversations/${object.remoteId}`) : Promise.resolve(false)),
+    stillExists: conversationStillExists(),
+  };
+}
+
+/**
+ * Whether an object a full run did not list still exists. A conversation is asked for alone (once a run); a
+ * thread (comment, attachment) exists while its conversation does: the next run that lists the conversation
+ * settles its threads (`completeChildren`). Without a stored conversation, the listing decides.
+ */
+function conversationStillExists(): (ctx: AdapterContext, object: UnlistedObject) => Promise<boolean> {
+  const asked = new WeakMap<AdapterContext, Map<string, Promise<boolean>>>();
+  return (ctx, object) => {
+    const id = object.objectType === 'ticketing.ticket' ? object.remoteId : object.parents?.find((p) => p.objectType === 'ticketing.ticket')?.remoteId;
+    if (id === undefined) return Promise.resolve(false);
+    let run = asked.get(ctx);
+    if (!run) asked.set(ctx, (run = new Map()));
+    let exists = run.get(id);
+    if (!exists) run.set(id, (exists = existsAt(ctx, `/v2/conversations/${id}`)));
+    return exists;
   };
 }
 

@@ -45,6 +45,22 @@ describe('helpscout adapter: sync', () => {
     expect(new Set(of(batches, 'ticketing.ticket').map((r) => r.remoteId))).toEqual(new Set([...sim.conversations.keys()].map(String)));
   });
 
+  it('confirms an unlisted thread through its conversation: kept while the conversation exists, asked once a run', async () => {
+    const { sim, adapter, ctx } = await setup();
+    const [kept, gone] = sim.seedConversations(2, { threadsPerConversation: 1 });
+    sim.deleteConversationRemotely(gone!);
+    const stillExists = syncerOf(adapter, 'ticketing.ticket').stillExists!;
+    const thread = (conversation: number) => ({ objectType: 'ticketing.comment', remoteId: `t-${conversation}`, remoteData: {}, parents: [{ objectType: 'ticketing.ticket', remoteId: String(conversation) }] });
+    const before = sim.requests.length;
+    expect(await stillExists(ctx, thread(kept!))).toBe(true);
+    expect(await stillExists(ctx, { ...thread(kept!), remoteId: 'another thread' })).toBe(true);
+    expect(await stillExists(ctx, { objectType: 'ticketing.ticket', remoteId: String(kept), remoteData: {} })).toBe(true);
+    expect(await stillExists(ctx, thread(gone!))).toBe(false);
+    // A thread stored without its conversation: the listing decides.
+    expect(await stillExists(ctx, { objectType: 'ticketing.comment', remoteId: 'orphan', remoteData: {} })).toBe(false);
+    expect(sim.requests.slice(before).map((r) => r.path)).toEqual([`/v2/conversations/${kept}`, `/v2/conversations/${gone}`]);
+  });
+
   it('turns threads into comments: notes private, customer threads from contacts, line items left out; each page lists its conversations\' threads in full', async () => {
     const { adapter, ctx, seed } = await setup();
     const batches = await collect(syncerOf(adapter, 'ticketing.ticket'), ctx);
