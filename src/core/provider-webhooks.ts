@@ -266,9 +266,9 @@ export class ProviderWebhookService {
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
-    const readable = adapter.webhooks?.fetchChanged?.objectTypes ?? [];
-    const byId = (notice.changed ?? []).filter((c) => readable.includes(c.objectType));
-    const readTypes = new Set(byId.map((c) => c.objectType));
+    const fetchChanged = adapter.webhooks?.fetchChanged;
+    const byId = (notice.changed ?? []).filter((c) => fetchChanged?.objectTypes.includes(c.objectType));
+    const readTypes = new Set(byId.flatMap((c) => [c.objectType, ...(fetchChanged?.alsoReads?.[c.objectType] ?? [])]));
     // A stream whose every object type is read by id needs no run.
     const runs = streams.filter((s) => !syncers.get(s)!.objectTypes.every((t) => readTypes.has(t)));
     if (connection.status === 'valid') {
