@@ -244,7 +244,7 @@ export function describeWebhooksIn<Sim>(c: WebhookCase<Sim>) {
 
     it('deleting the connection deletes the provider’s webhook', async () => {
       const connections = await server.call('DELETE', `/connections/${connectionId}`);
-      expect(connections.status).toBeLessThan(300);
+      expect(connections.status, JSON.stringify(connections.body)).toBeLessThan(300);
       expect(await server.sql('select * from provider_webhooks')).toHaveLength(0);
       if ((c.mode ?? 'registered') === 'registered') {
         expect(c.registered(sim)).toHaveLength(0);
