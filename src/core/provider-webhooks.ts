@@ -45,6 +45,8 @@ export class ProviderWebhookService {
   private readonly touched = new Map<string, number>();
   /** Sends (and reads by id, with the ids gathered) waiting for a burst to end, by connection and stream or object type. */
   private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Set<string> }>();
+  /** Reads by id under way, per connection: a connection's deletion waits for them (their upserts would race it). */
+  private readonly reading = new Map<string, Set<Promise<void>>>();
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
 
@@ -203,6 +205,13 @@ export class ProviderWebhookService {
     }
     await this.repo.remove(row.id);
     this.touched.delete(row.id);
+    // No request is accepted for it now: drop its waiting sends and reads, and let the reads under way finish.
+    for (const [key, { timer }] of this.pending) {
+      if (!key.startsWith(`${connection.id}:`)) continue;
+      clearTimeout(timer);
+      this.pending.delete(key);
+    }
+    await Promise.allSettled([...(this.reading.get(connection.id) ?? [])]);
   }
 
   /** Whether real-time updates are on for a connection, and when the last one arrived. */
@@ -266,9 +275,9 @@ export class ProviderWebhookService {
     const deleted = new Map<string, string[]>();
     for (const d of notice.deleted ?? []) deleted.set(d.objectType, [...(deleted.get(d.objectType) ?? []), d.remoteId]);
     for (const [objectType, remoteIds] of deleted) await this.unified.markRemoteDeleted(connection.id, objectType, remoteIds);
-    const readable = adapter.webhooks?.fetchChanged?.objectTypes ?? [];
-    const byId = (notice.changed ?? []).filter((c) => readable.includes(c.objectType));
-    const readTypes = new Set(byId.map((c) => c.objectType));
+    const fetchChanged = adapter.webhooks?.fetchChanged;
+    const byId = (notice.changed ?? []).filter((c) => fetchChanged?.objectTypes.includes(c.objectType));
+    const readTypes = new Set(byId.flatMap((c) => [c.objectType, ...(fetchChanged?.alsoReads?.[c.objectType] ?? [])]));
     // A stream whose every object type is read by id needs no run.
     const runs = streams.filter((s) => !syncers.get(s)!.objectTypes.every((t) => readTypes.has(t)));
     if (connection.status === 'valid') {
@@ -322,7 +331,17 @@ export class ProviderWebhookService {
 
   /** Gathers the ids of changed objects of a type over a burst (as `queue`), then reads them by id. */
   private queueRead(connectionId: string, objectType: string, remoteId: string): void {
-    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => void this.readChanged(connectionId, objectType, ids), remoteId);
+    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => this.track(connectionId, this.readChanged(connectionId, objectType, ids)), remoteId);
+  }
+
+  private track(connectionId: string, read: Promise<void>): void {
+    const reads = this.reading.get(connectionId) ?? new Set();
+    this.reading.set(connectionId, reads.add(read));
+    const done = () => {
+      reads.delete(read);
+      if (!reads.size) this.reading.delete(connectionId);
+    };
+    read.then(done, done);
   }
 
   private debounce(key: string, fire: (ids: string[]) => void, id?: string): void {

@@ -262,8 +262,16 @@ export interface ProviderWebhooks {
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
   /** For webhooks that expire: extends them, answering the new expiry. */
   renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
-  /** Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync. */
-  fetchChanged?: { objectTypes: readonly string[]; fetch(ctx: AdapterContext, objectType: string, remoteIds: string[]): Promise<UnifiedRecord[]> };
+  /**
+   * Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync.
+   * `alsoReads`: per type read, the types a read of it also returns in full (Front: a conversation's comments
+   * and their attachments), which then need no stream run either.
+   */
+  fetchChanged?: {
+    objectTypes: readonly string[];
+    alsoReads?: Readonly<Record<string, readonly string[]>>;
+    fetch(ctx: AdapterContext, objectType: string, remoteIds: string[]): Promise<UnifiedRecord[]>;
+  };
   /**
    * A verified request that only checks the address (Front's `x-front-challenge` when an app's webhook is
    * saved): the body to answer with (200), instead of a change.

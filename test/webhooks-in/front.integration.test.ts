@@ -64,6 +64,12 @@ describeWebhooksIn<FrontSimulator>({
     }),
   sign: (secret, body, at) => frontHookHeaders(secret, body, at.getTime()),
   providerCalls: (sim) => sim.requests.length,
+  // A change reads the conversation the event names (with its comments and messages), not the ticket stream's
+  // conversation list and event feed.
+  readsById: (sim) => ({
+    reads: sim.requests.filter((r) => r.method === 'GET' && /^\/conversations\/[^/]+$/.test(r.path)).length,
+    runs: sim.requests.filter((r) => r.method === 'GET' && (r.path === '/conversations' || r.path === '/events')).length,
+  }),
   more(get) {
     it('a rotated App secret given when the connection is authorised again replaces the stored one (same address)', async () => {
       const { server, sim, connectionId } = get();

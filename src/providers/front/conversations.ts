@@ -4,7 +4,7 @@
  * by sync and to answer writes, so both store the same ticket.
  */
 import type { AdapterContext, UnifiedRecord } from '../types';
-import { isGone, listAll, type ResolvedOptions } from './api';
+import { isGone, isStatus, listAll, type ResolvedOptions } from './api';
 import { unifyComment, unifyMessage } from './comment.mapper';
 import { unifyConversation, type ConversationDetails } from './ticket.mapper';
 import type { FrComment, FrConversation, FrInbox, FrMessage } from './types';
@@ -65,4 +65,25 @@ export async function loadConversation(
   ]);
   const [record, ...related] = unifyWithDetails(conv, details, ctx);
   return { record: record!, related };
+}
+
+/**
+ * Conversations by id, each with its comments and attachments (four calls a conversation, concurrently): what a
+ * webhook names is read directly instead of through the ticket stream. A conversation gone for good (404, or 301
+ * after a merge) or out of the token's reach (403, a private inbox) is left out: the deletion check and the
+ * scheduled sync see it. A trashed one comes back with status `deleted`, reported deleted.
+ */
+export async function loadConversations(ctx: AdapterContext, conversationIds: string[], o: ResolvedOptions): Promise<UnifiedRecord[]> {
+  const loaded = await Promise.all(
+    conversationIds.map(async (id): Promise<UnifiedRecord[]> => {
+      try {
+        const { record, related } = await loadConversation(ctx, id, o);
+        return [record, ...related];
+      } catch (err) {
+        if (isGone(err) || isStatus(err, 403)) return [];
+        throw err;
+      }
+    }),
+  );
+  return loaded.flat();
 }

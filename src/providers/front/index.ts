@@ -30,7 +30,7 @@ export function createFrontAdapter(options: FrontAdapterOptions = {}): ProviderA
     syncers: frontSyncers(o),
     ticketing: frontTicketOperations(o),
     customFields: frontCustomFields(),
-    webhooks: frontWebhooks,
+    webhooks: frontWebhooks(o),
   };
 }
 

@@ -9,11 +9,14 @@
  * `{ type, authorization: { id: <company> }, payload: <the event, as GET /events/{id} answers it> }`; the
  * event's id is the delivery id. Saving the webhook sends a signed `{ type: "sync" }` with `X-Front-Challenge`,
  * answered `{ challenge }`. Every conversation event (messages, comments, tags, assignment, status, archive,
- * trash, restore, move) runs the ticket stream, which reads the conversation with its comments and messages;
- * a trashed one comes back with status `deleted` and is reported deleted.
+ * trash, restore, move) names its conversation, which is read by id with its comments and messages (not the
+ * ticket stream, whose incremental run re-reads every conversation active in the overlap window at Front's 50
+ * calls a minute); a trashed one comes back with status `deleted` and is reported deleted.
  */
 import type { ProviderWebhooks } from '../types';
 import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
+import type { ResolvedOptions } from './api';
+import { loadConversations } from './conversations';
 
 interface Envelope {
   type?: unknown;
@@ -21,7 +24,7 @@ interface Envelope {
   payload?: { id?: unknown; type?: unknown; conversation?: { id?: unknown } | null };
 }
 
-export const frontWebhooks: ProviderWebhooks = {
+export const frontWebhooks = (o: ResolvedOptions): ProviderWebhooks => ({
   // https://dev.frontapp.com/docs/security-1: "We recommend 5 minutes as the maximum time before rejecting a message."
   replayWindowSeconds: 300,
   signedWith: 'the App secret of the Front app whose webhook calls this address, given as credentials.app_secret',
@@ -39,8 +42,16 @@ export const frontWebhooks: ProviderWebhooks = {
   parse(_req, body) {
     const p = (body as Envelope | null)?.payload;
     if (!p || typeof p.id !== 'string') return null;
-    const conversation = p.conversation && typeof p.conversation.id === 'string';
-    return { deliveryId: p.id, streams: conversation ? ['ticketing.ticket'] : [] };
+    const conversation = p.conversation && typeof p.conversation.id === 'string' ? (p.conversation.id as string) : undefined;
+    if (!conversation) return { deliveryId: p.id, streams: [] };
+    // The stream stays named: it runs if the read by id fails.
+    return { deliveryId: p.id, streams: ['ticketing.ticket'], changed: [{ objectType: 'ticketing.ticket', remoteId: conversation }] };
+  },
+  fetchChanged: {
+    objectTypes: ['ticketing.ticket'],
+    // The conversation is read with all its messages and comments (and their attachments), as the stream reads it.
+    alsoReads: { 'ticketing.ticket': ['ticketing.comment', 'ticketing.attachment'] },
+    fetch: (ctx, _objectType, remoteIds) => loadConversations(ctx, remoteIds, o),
   },
   async register(ctx) {
     const secret = ctx.credentials.app_secret;
@@ -51,4 +62,4 @@ export const frontWebhooks: ProviderWebhooks = {
   // Front's API cannot delete an app's webhook: the admin removes the feature (or the app); requests to the
   // address are refused from now on.
   async unregister() {},
-};
+});
