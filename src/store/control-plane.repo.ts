@@ -1,5 +1,5 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
-import type { Database } from './database';
+import { retryOnConflict, type Database } from './database';
 import { insertEvents } from './events.repo';
 import { apiKeys, connections, DELETION_CHECK_SUFFIX, linkedUsers, projects, users } from './schema';
 import { pageByCreation, type PageRequest } from './pagination';
@@ -232,7 +232,7 @@ export class ControlPlaneRepo {
 
   /** Deletes a connection (its objects and sync states go with it) and writes connection.deleted, together. */
   async deleteConnection(projectId: string, id: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    return retryOnConflict(() => this.db.transaction(async (tx) => {
       const [row] = await tx.delete(connections).where(and(eq(connections.projectId, projectId), eq(connections.id, id))).returning();
       if (!row) return false;
       await insertEvents(tx as unknown as Database, [
@@ -244,6 +244,6 @@ export class ControlPlaneRepo {
         },
       ]);
       return true;
-    });
+    }));
   }
 }

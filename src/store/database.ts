@@ -281,6 +281,30 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** Whether an error (or one of its causes) is a deadlock or a serialization failure: the transaction can run again. */
+export function isRetryableConflict(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a transaction again when PostgreSQL aborted it to break a deadlock (a connection deleted while its sync
+ * writes: the cascade and the sync's inserts lock the same rows in opposite orders), a few times, then gives up.
+ */
+export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (err) {
+      if (attempt >= attempts || !isRetryableConflict(err)) throw err;
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 30));
+    }
+  }
+}
+
 /**
  * An error as a log line may show it: drizzle puts the query's parameters (customers' names, emails …)
  * in its message; they are cut, and so are the parameters kept on the error.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiKeyService } from '../../src/core/api-keys';
 import { registerApiKeyAuth } from '../../src/http/auth';
 import { errorHandler } from '../../src/http/errors';
-import { isDatabaseUnavailable, loggableError } from '../../src/store/database';
+import { isDatabaseUnavailable, loggableError, retryOnConflict } from '../../src/store/database';
 
 const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: select 1\nparams: '), { cause });
 
@@ -103,5 +103,29 @@ describe('the error mapper and the API-key check during a database outage', () =
     expect(res.statusCode).toBe(503);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.json().details.code).toBe('database_unavailable');
+  });
+});
+
+describe('retryOnConflict', () => {
+  const deadlock = () => Object.assign(new Error('Failed query: delete from "connections" …'), { cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }) });
+
+  it('runs a transaction again after a deadlock or a serialization failure, and answers its result', async () => {
+    let calls = 0;
+    const result = await retryOnConflict(async () => {
+      calls++;
+      if (calls === 1) throw deadlock();
+      if (calls === 2) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+      return 'deleted';
+    });
+    expect([result, calls]).toEqual(['deleted', 3]);
+  });
+
+  it('gives up after its attempts, and never repeats other faults', async () => {
+    let calls = 0;
+    await expect(retryOnConflict(async () => { calls++; throw deadlock(); }, 3)).rejects.toThrow('Failed query');
+    expect(calls).toBe(3);
+    calls = 0;
+    await expect(retryOnConflict(async () => { calls++; throw Object.assign(new Error('duplicate key'), { code: '23505' }); })).rejects.toThrow('duplicate key');
+    expect(calls).toBe(1);
   });
 });
