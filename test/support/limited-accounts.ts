@@ -297,7 +297,7 @@ export const limitedAccounts: Record<string, { adapter: ProviderAdapter; vertica
       );
       const stage = (sim.statuses[0]!.id as { status_id: string }).status_id;
       const owner = (sim.members[0]!.id as { workspace_member_id: string }).workspace_member_id;
-      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: [`Deal ${i}`], stage: [stage], owner: [owner], value: [1000 + i / 100], associated_people: [people[i % people.length]] });
+      for (let i = 0; i < Math.round(records * 0.3); i++) sim.create('deals', { name: [`Deal ${i}`], stage: [stage], owner: [owner], value: [1000 + (i % 100)], associated_people: [people[i % people.length]] });
       return { url: sim.url, credentials: { access_token: 'attio-limited-token' }, requests: sim.requests, refused: is429, close: () => sim.close() };
     },
   },
