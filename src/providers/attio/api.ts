@@ -4,7 +4,10 @@
  */
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
+import { ConnectionCache as Cache } from '../connection-cache';
 import type { AdapterContext } from '../types';
+
+export { Cache };
 
 export type AttioObject = 'people' | 'companies' | 'deals';
 
@@ -72,27 +75,6 @@ export async function* pages<T>(ctx: AdapterContext, o: { query?: AttioObject; l
   }
 }
 
-/** Per connection and key, reused for `cacheMs`; concurrent reads share one request. */
-export class Cache {
-  private readonly entries = new Map<string, { at: number; value: unknown }>();
-  private readonly inflight = new Map<string, Promise<unknown>>();
-  constructor(private readonly ms: number) {}
-  get<T>(ctx: AdapterContext, key: string, load: () => Promise<T>, fresh = false): Promise<T> {
-    const k = `${ctx.connectionId}\u0000${key}`;
-    const hit = this.entries.get(k);
-    if (hit && !fresh && Date.now() - hit.at < this.ms) return Promise.resolve(hit.value as T);
-    const running = this.inflight.get(k);
-    if (running) return running as Promise<T>;
-    const p = load()
-      .then((value) => {
-        this.entries.set(k, { at: Date.now(), value });
-        return value;
-      })
-      .finally(() => this.inflight.delete(k));
-    this.inflight.set(k, p);
-    return p;
-  }
-}
 
 /** The workspace's attributes of an object, by slug. */
 export const attributes = (cache: Cache, ctx: AdapterContext, object: AttioObject, fresh = false) =>

@@ -6,6 +6,7 @@
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { CloseCustomField, CloseEvent, CloseList } from './types';
+import { ConnectionCache } from '../connection-cache';
 
 export const API = '/api/v1';
 
@@ -94,28 +95,25 @@ export type FieldEntity = 'contact' | 'lead' | 'opportunity';
  * reads them again once. Concurrent reads (a batch) share one request.
  */
 export class FieldDefinitions {
-  private readonly cache = new Map<string, { at: number; fields: Map<string, CloseCustomField> }>();
-  private readonly inflight = new Map<string, Promise<Map<string, CloseCustomField>>>();
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.fieldCacheMs);
+  }
 
-  async all(ctx: AdapterContext, entity: FieldEntity, opts: { fresh?: boolean } = {}): Promise<Map<string, CloseCustomField>> {
-    const key = `${ctx.connectionId}\u0000${entity}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.o.fieldCacheMs) return hit.fields;
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const read = (async () => {
-      const fields = new Map<string, CloseCustomField>();
-      for await (const page of offsetPages<CloseCustomField>(ctx, `${API}/custom_field/${entity}/`, { limit: 100 })) {
-        for (const f of page.items) fields.set(f.id, f);
-      }
-      this.cache.set(key, { at: Date.now(), fields });
-      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-      return fields;
-    })().finally(() => this.inflight.delete(key));
-    this.inflight.set(key, read);
-    return read;
+  all(ctx: AdapterContext, entity: FieldEntity, opts: { fresh?: boolean } = {}): Promise<Map<string, CloseCustomField>> {
+    return this.cache.get(
+      ctx,
+      entity,
+      async () => {
+        const fields = new Map<string, CloseCustomField>();
+        for await (const page of offsetPages<CloseCustomField>(ctx, `${API}/custom_field/${entity}/`, { limit: 100 })) {
+          for (const f of page.items) fields.set(f.id, f);
+        }
+        return fields;
+      },
+      opts.fresh,
+    );
   }
 
   async get(ctx: AdapterContext, entity: FieldEntity, id: string): Promise<CloseCustomField | undefined> {

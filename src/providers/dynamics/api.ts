@@ -7,6 +7,7 @@
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
+import { ConnectionCache } from '../connection-cache';
 import { unsupportedBy } from '../unsupported';
 
 export const API = '/api/data/v9.2';
@@ -133,26 +134,14 @@ export const selectName = (c: Column) => (LOOKUPS.has(c.AttributeType ?? '') ? `
  * environment's transaction currencies. Concurrent reads share one request.
  */
 export class Metadata {
-  private readonly cache = new Map<string, { at: number; value: unknown }>();
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(private readonly o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.metadataCacheMs);
+  }
 
   private cached<T>(ctx: AdapterContext, key: string, fresh: boolean, read: () => Promise<T>): Promise<T> {
-    const k = `${ctx.connectionId}\u0000${key}`;
-    const hit = this.cache.get(k);
-    if (hit && !fresh && Date.now() - hit.at < this.o.metadataCacheMs) return Promise.resolve(hit.value as T);
-    const running = this.inflight.get(k);
-    if (running) return running as Promise<T>;
-    const p = read()
-      .then((value) => {
-        this.cache.set(k, { at: Date.now(), value });
-        if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-        return value;
-      })
-      .finally(() => this.inflight.delete(k));
-    this.inflight.set(k, p);
-    return p;
+    return this.cache.get(ctx, key, read, fresh);
   }
 
   /** The table's columns by logical name. */

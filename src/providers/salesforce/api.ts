@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
+import { ConnectionCache } from '../connection-cache';
 
 export const API = '/services/data/v59.0';
 
@@ -121,27 +122,24 @@ export interface SfField {
  * the org has (custom `__c` fields, CurrencyIsoCode in multi-currency orgs). Concurrent reads share one request.
  */
 export class Describes {
-  private readonly cache = new Map<string, { at: number; fields: Map<string, SfField> }>();
-  private readonly inflight = new Map<string, Promise<Map<string, SfField>>>();
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.describeCacheMs);
+  }
 
-  async fields(ctx: AdapterContext, sobject: string, opts: { fresh?: boolean } = {}): Promise<Map<string, SfField>> {
-    const key = `${ctx.connectionId}\u0000${sobject}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.o.describeCacheMs) return hit.fields;
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const read = (async () => {
-      const res = await ctx.http.get<{ fields?: SfField[] }>(`${API}/sobjects/${sobject}/describe`);
-      const fields = new Map<string, SfField>();
-      for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.name === 'string') fields.set(f.name, f);
-      this.cache.set(key, { at: Date.now(), fields });
-      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-      return fields;
-    })().finally(() => this.inflight.delete(key));
-    this.inflight.set(key, read);
-    return read;
+  fields(ctx: AdapterContext, sobject: string, opts: { fresh?: boolean } = {}): Promise<Map<string, SfField>> {
+    return this.cache.get(
+      ctx,
+      sobject,
+      async () => {
+        const res = await ctx.http.get<{ fields?: SfField[] }>(`${API}/sobjects/${sobject}/describe`);
+        const fields = new Map<string, SfField>();
+        for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.name === 'string') fields.set(f.name, f);
+        return fields;
+      },
+      opts.fresh,
+    );
   }
 
   /** The fields of `wanted` the org has, with every custom field; `Id` always. */

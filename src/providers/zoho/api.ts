@@ -7,6 +7,7 @@
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
+import { ConnectionCache } from '../connection-cache';
 
 export const API = '/crm/v8';
 
@@ -111,27 +112,24 @@ export interface ZField {
  * organizations). Concurrent reads share one request.
  */
 export class FieldDefinitions {
-  private readonly cache = new Map<string, { at: number; fields: Map<string, ZField> }>();
-  private readonly inflight = new Map<string, Promise<Map<string, ZField>>>();
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.fieldCacheMs);
+  }
 
-  async all(ctx: AdapterContext, module: string, opts: { fresh?: boolean } = {}): Promise<Map<string, ZField>> {
-    const key = `${ctx.connectionId}\u0000${module}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.o.fieldCacheMs) return hit.fields;
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const read = (async () => {
-      const res = await ctx.http.get<{ fields?: ZField[] }>(`${API}/settings/fields`, { query: { module } });
-      const fields = new Map<string, ZField>();
-      for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.api_name === 'string') fields.set(f.api_name, f);
-      this.cache.set(key, { at: Date.now(), fields });
-      if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-      return fields;
-    })().finally(() => this.inflight.delete(key));
-    this.inflight.set(key, read);
-    return read;
+  all(ctx: AdapterContext, module: string, opts: { fresh?: boolean } = {}): Promise<Map<string, ZField>> {
+    return this.cache.get(
+      ctx,
+      module,
+      async () => {
+        const res = await ctx.http.get<{ fields?: ZField[] }>(`${API}/settings/fields`, { query: { module } });
+        const fields = new Map<string, ZField>();
+        for (const f of Array.isArray(res.data?.fields) ? res.data.fields : []) if (f && typeof f.api_name === 'string') fields.set(f.api_name, f);
+        return fields;
+      },
+      opts.fresh,
+    );
   }
 
   /** The `fields` parameter of a list: the wanted standard fields the module has, and every custom field. */
