@@ -66,15 +66,16 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     });
     // Zendesk accepts the tokens its authorization server issues.
     oauth.onAccessToken = (token) => zendesk.addAccessToken(token);
-    // HubSpot, Pipedrive, Close, Attio and Zendesk Sell have one API host (their manifests' default base URL,
+    // HubSpot, Close, Attio and Zendesk Sell have one API host (their manifests' default base URL,
     // not typed on the page): moved to their simulators here, as their OAuth endpoints are moved to OAuth
-    // simulators through the project's apps, so that no test reaches a real API.
+    // simulators through the project's apps, so that no test reaches a real API. Pipedrive's OAuth connections
+    // call the company domain its token answer gives (`api_domain`, the simulator's address below).
     close = await startCloseSimulator({ apiKeys: [] });
     attio = await startAttioSimulator({ tokens: [] });
     hubspot = await startHubSpotSimulator({ accessTokens: [] });
     pipedrive = await startPipedriveSimulator({ apiTokens: [] });
     sell = await startZendeskSellSimulator({ tokens: [] });
-    const moved: Record<string, string> = { close: close.url, attio: attio.url, hubspot: hubspot.url, pipedrive: pipedrive.url, 'zendesk-sell': sell.url };
+    const moved: Record<string, string> = { close: close.url, attio: attio.url, hubspot: hubspot.url, 'zendesk-sell': sell.url };
     const adapters = defaultProviders().map((a): ProviderAdapter => (moved[a.manifest.name] ? { ...a, manifest: { ...a.manifest, defaultBaseUrl: moved[a.manifest.name] } } : a));
     server = await startTestServer({ providers: new ProviderRegistry(adapters), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
     const app = await server.call('PUT', '/oauth-apps/zendesk', {

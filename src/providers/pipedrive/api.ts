@@ -26,7 +26,12 @@ export function resolveOptions(o: PipedriveAdapterOptions = {}): ResolvedOptions
 }
 
 export const V2 = '/api/v2';
-export const V1 = '/v1';
+/**
+ * API v1's path prefix: `/v1` on the shared host (api.pipedrive.com, where API-token connections go), `/api/v1`
+ * on a company domain (`https://<company>.pipedrive.com`, the `api_domain` an OAuth token answer gives), which
+ * serves API v1 only under `/api/v1` (https://pipedrive.readme.io/docs/core-api-concepts-requests).
+ */
+export const v1 = (ctx: { baseUrl: string }): string => (new URL(ctx.baseUrl).hostname === 'api.pipedrive.com' ? '/v1' : '/api/v1');
 
 type Query = Record<string, string | number | boolean | undefined>;
 

@@ -5,7 +5,7 @@
 import type { AdapterContext, CrmOperations, CrmWrite, UnifiedRecord } from '../types';
 import { crmWritesByType } from '../crm-writers';
 import { activityStart } from './activity';
-import { V1, V2, dataOf, type FieldDefinitions, type FieldEntity } from './api';
+import { v1, V2, dataOf, type FieldDefinitions, type FieldEntity } from './api';
 import { desunifyOrganization, unifyOrganization } from './company.mapper';
 import { desunifyPerson, unifyPerson } from './contact.mapper';
 import { customFieldsBody, hasBareOptions } from './custom-fields';
@@ -87,8 +87,8 @@ export function pipedriveCrmOperations(defs: FieldDefinitions): CrmOperations {
     await custom(ctx, 'crm.note', input);
     const body = desunifyNote(fieldsOf(input), remoteId === null);
     const res = remoteId === null
-      ? await ctx.http.post<PdEnvelope<PdNote>>(`${V1}/notes`, { json: body })
-      : await ctx.http.put<PdEnvelope<PdNote>>(`${V1}/notes/${pdId(remoteId, 'id')}`, { json: body });
+      ? await ctx.http.post<PdEnvelope<PdNote>>(`${v1(ctx)}/notes`, { json: body })
+      : await ctx.http.put<PdEnvelope<PdNote>>(`${v1(ctx)}/notes/${pdId(remoteId, 'id')}`, { json: body });
     return unifyNote(dataOf(res, 'note'), ctx.ids);
   }
 

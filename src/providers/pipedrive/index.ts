@@ -3,7 +3,7 @@
  * custom fields. Mapping tables and behaviour: docs/providers/pipedrive.md.
  */
 import type { AdapterContext, ProviderAdapter } from '../types';
-import { FieldDefinitions, V1, dataOf, resolveOptions, type PipedriveAdapterOptions } from './api';
+import { FieldDefinitions, v1, dataOf, resolveOptions, type PipedriveAdapterOptions } from './api';
 import { pipedriveCrmOperations } from './crm';
 import { customFieldSupport } from './custom-fields';
 import { pipedriveHttpProfile } from './http';
@@ -18,7 +18,7 @@ export type { PipedriveAdapterOptions } from './api';
 
 /** One cheap call: the user the token acts as. */
 async function verifyCredentials(ctx: AdapterContext): Promise<void> {
-  dataOf(await ctx.http.get<PdEnvelope<PdUser>>(`${V1}/users/me`), 'user');
+  dataOf(await ctx.http.get<PdEnvelope<PdUser>>(`${v1(ctx)}/users/me`), 'user');
 }
 
 /** An adapter with its own page sizes and cache time (tests and benchmarks); `pipedriveAdapter` uses the defaults. */

@@ -27,6 +27,9 @@ export const pipedriveManifest: ProviderManifest = {
     // https://developers.pipedrive.com/docs/api/v1/Oauth — the token endpoint takes the client's id and secret
     // as HTTP basic (`Authorization: Basic base64(client_id:client_secret)`, required), not as form parameters.
     clientAuth: 'basic',
+    // https://pipedrive.readme.io/docs/marketplace-oauth-authorization — the token answer's `api_domain`
+    // (`https://<company>.pipedrive.com`) is where that company's API calls go with the access token.
+    accountUrlFromToken: 'api_domain',
   },
   // `x-ratelimit-reset` is the number of seconds until the current window resets.
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'seconds' },

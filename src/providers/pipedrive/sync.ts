@@ -9,7 +9,7 @@
  * listed (`status=deleted`) by every run.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { V1, V2, cursorPages, idOrderedOffsetPages, type FieldDefinitions, type IdOffsetPosition, type ResolvedOptions } from './api';
+import { v1, V2, cursorPages, idOrderedOffsetPages, type FieldDefinitions, type IdOffsetPosition, type ResolvedOptions } from './api';
 import { activityObjectType } from './activity';
 import { unifyOrganization } from './company.mapper';
 import { unifyPerson } from './contact.mapper';
@@ -104,7 +104,7 @@ function usersSyncer(): ObjectSyncer {
     incremental: false,
     reportsDeletions: false,
     async *run(ctx): AsyncIterable<SyncBatch> {
-      const res = await ctx.http.get<PdEnvelope<PdUser[] | null>>(`${V1}/users`);
+      const res = await ctx.http.get<PdEnvelope<PdUser[] | null>>(`${v1(ctx)}/users`);
       const users = Array.isArray(res.data?.data) ? res.data.data : [];
       yield { records: users.filter((u) => u && typeof u.id === 'number').map(unifyUser), resume: null };
     },
@@ -156,7 +156,7 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
       const query: Query = { sort: 'id ASC', updated_since: opts.since ? rfc3339(opts.since) : undefined };
-      for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
+      for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${v1(ctx)}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
         yield { records: page.items.map((n) => unifyNote(n, ctx.ids)), resume: page.next ? JSON.stringify(page.next) : null };
       }
     },
@@ -164,7 +164,7 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
     deletionCheck: {
       objectTypes: ['crm.note'],
       async *listIds(ctx, opts) {
-        for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${V1}/notes`, { limit: 500, query: { sort: 'id ASC' }, from: notesPosition(opts.resume) })) {
+        for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${v1(ctx)}/notes`, { limit: 500, query: { sort: 'id ASC' }, from: notesPosition(opts.resume) })) {
           yield { remoteIds: idsOf(page.items), resume: page.next ? JSON.stringify(page.next) : null };
         }
       },

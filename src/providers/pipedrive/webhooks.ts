@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ProviderWebhooks, WebhookNotice } from '../types';
 import { deleteIfPresent, newWebhookSecret } from '../webhook-registration';
 import { header, safeEqual } from '../webhook-signatures';
-import { V1, dataOf } from './api';
+import { v1, dataOf } from './api';
 import type { PdEnvelope } from './types';
 
 /** The basic auth user name Omniport gives its webhooks (the password is the connection's secret). */
@@ -65,12 +65,12 @@ export const pipedriveWebhooks: ProviderWebhooks = {
   },
   async register(ctx, url) {
     const secret = newWebhookSecret();
-    const created = await ctx.http.post<PdEnvelope<{ id: number }>>(`${V1}/webhooks`, {
+    const created = await ctx.http.post<PdEnvelope<{ id: number }>>(`${v1(ctx)}/webhooks`, {
       json: { subscription_url: url, event_action: '*', event_object: '*', http_auth_user: PIPEDRIVE_WEBHOOK_USER, http_auth_password: secret, version: '2.0', name: 'Omniport real-time updates' },
     });
     return { remoteIds: { webhook: String(dataOf(created, 'webhook').id) }, secret };
   },
   async unregister(ctx, remoteIds) {
-    if (remoteIds.webhook) await deleteIfPresent(ctx, `${V1}/webhooks/${encodeURIComponent(remoteIds.webhook)}`);
+    if (remoteIds.webhook) await deleteIfPresent(ctx, `${v1(ctx)}/webhooks/${encodeURIComponent(remoteIds.webhook)}`);
   },
 };

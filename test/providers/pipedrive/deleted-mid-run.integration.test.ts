@@ -21,12 +21,12 @@ beforeAll(async () => {
         sim.deleteEntity('notes', n.id);
         deleted.push(n.id);
       };
-      // Before the second page: one note of the first page goes (every later note moves back by one).
-      sim.faults.add({ method: 'GET', path: '/v1/notes', when: (req) => req.query.get('start') !== '0', before: () => remove(notes[3]!) });
+      // The simulator's address is a company domain: API v1 under /api/v1. Before the second page: one note of the first page goes (every later note moves back by one).
+      sim.faults.add({ method: 'GET', path: '/api/v1/notes', when: (req) => req.query.get('start') !== '0', before: () => remove(notes[3]!) });
       // Before the third page: more notes of pages already read than the walk reads back.
       sim.faults.add({
         method: 'GET',
-        path: '/v1/notes',
+        path: '/api/v1/notes',
         when: (req) => Number(req.query.get('start')) > PAGE,
         before: () => notes.slice(5, 5 + PAGE / 2).forEach(remove),
       });
@@ -46,7 +46,7 @@ describe('pipedrive notes deleted during a sync', () => {
     const stored = new Set(rows.map((r) => String(r.remote_id)));
     expect(live.filter((id) => !stored.has(id))).toEqual([]);
     // The walk reads a little back (and further back once), not the whole list again.
-    const pages = s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/notes');
+    const pages = s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/notes');
     expect(pages.length).toBeLessThanOrEqual(6);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
 import { canonicalDecimal, decimalToNumber, numberToDecimal, pdId, rfc3339, toDate } from '../../../src/providers/pipedrive/util';
 import { pipedriveAuthHeaders, pipedriveErrorMessage } from '../../../src/providers/pipedrive/http';
+import { v1 } from '../../../src/providers/pipedrive/api';
 
 describe('pipedrive amounts: decimal strings ↔ JSON numbers, never rounded', () => {
   it('round-trips decimals of up to 15 significant digits exactly', () => {
@@ -67,5 +68,12 @@ describe('pipedrive helpers', () => {
     expect(pipedriveErrorMessage({ errors: [{ message: 'bad' }] })).toBe('bad');
     expect(pipedriveErrorMessage('Gateway timeout')).toBe('Gateway timeout');
     expect(pipedriveErrorMessage(undefined)).toBeUndefined();
+  });
+});
+
+describe('pipedrive API v1 prefix', () => {
+  it('is /v1 on the shared host and /api/v1 on a company domain (OAuth api_domain)', () => {
+    expect(v1({ baseUrl: 'https://api.pipedrive.com' })).toBe('/v1');
+    expect(v1({ baseUrl: 'https://acme.pipedrive.com' })).toBe('/api/v1');
   });
 });
