@@ -95,10 +95,62 @@ function idsOf(path: string, objectTypes: string[], limit: number): DeletionChec
     objectTypes,
     async *listIds(ctx, opts) {
       for await (const page of pages<{ id?: unknown }>(ctx, path, { query: { limit }, pageToken: opts.resume })) {
-        yield { remoteIds: page.items.filter((x) => x && typeof x.id === 'string').map((x) => x.id as string), resume: page.next };
+        yield { remoteIds: idsIn(page.items), resume: page.next };
       }
     },
   };
+}
+
+interface IdsResume {
+  /** `walk`: the whole list; `head`: the list again from the top, for conversations bumped during the walk. */
+  phase: 'walk' | 'head';
+  token: string | null;
+  /** When the walk began (seconds), less a margin for clock skew between Front and Omniport. */
+  since: number;
+}
+
+/**
+ * The conversations' deletion check: every conversation id the list gives, then the top of the list again.
+ * The list is ordered by last activity, newest first, so one that gets a message while the check pages
+ * moves onto a page already read and the walk misses it. Everything bumped since the walk began has been
+ * updated since then too, so reading the top again down to the first conversation last updated before the
+ * walk began lists every conversation the walk missed (the same bound as the incremental run's).
+ */
+function conversationIds(limit: number): DeletionCheck {
+  return {
+    objectTypes: ['ticketing.ticket'],
+    async *listIds(ctx, opts) {
+      let pos = idsResume(opts.resume);
+      if (pos.phase === 'walk') {
+        for await (const page of pages<FrConversation>(ctx, '/conversations', { query: { limit }, pageToken: pos.token })) {
+          const next: IdsResume = page.next ? { ...pos, token: page.next } : { phase: 'head', token: null, since: pos.since };
+          yield { remoteIds: idsIn(page.items), resume: JSON.stringify(next) };
+          pos = next;
+          if (!page.next) break;
+        }
+      }
+      for await (const page of pages<FrConversation>(ctx, '/conversations', { query: { limit }, pageToken: pos.token })) {
+        const cut = page.items.findIndex((c) => c && (changedAt(c) ?? Infinity) < pos.since);
+        const done = cut >= 0 || !page.next;
+        yield { remoteIds: idsIn(cut >= 0 ? page.items.slice(0, cut) : page.items), resume: done ? null : JSON.stringify({ ...pos, token: page.next }) };
+        if (done) return;
+      }
+    },
+  };
+}
+
+const idsIn = (items: { id?: unknown }[]) => items.filter((x) => x && typeof x.id === 'string').map((x) => x.id as string);
+
+function idsResume(resume: string | undefined): IdsResume {
+  const fresh: IdsResume = { phase: 'walk', token: null, since: Math.floor(Date.now() / 1000) - 300 };
+  if (!resume) return fresh;
+  try {
+    const r = JSON.parse(resume) as Partial<IdsResume>;
+    if ((r.phase === 'walk' || r.phase === 'head') && typeof r.since === 'number') return { phase: r.phase, token: typeof r.token === 'string' ? r.token : null, since: r.since };
+  } catch {
+    // A check resumed across an upgrade (a bare page token): walk on, and read the top again to the end.
+  }
+  return { phase: 'walk', token: resume, since: 0 };
 }
 
 interface TicketResume {
@@ -207,7 +259,7 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
       }
     },
     // The event feed shows conversations trashed, not those deleted for good (nor their comments).
-    deletionCheck: idsOf('/conversations', ['ticketing.ticket'], 100),
+    deletionCheck: conversationIds(o.pageSize),
     stillExists: stillExists(o),
   };
 }

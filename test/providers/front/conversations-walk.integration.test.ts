@@ -19,7 +19,7 @@ let connectionId: string;
 
 beforeAll(async () => {
   sim = await startFrontSimulator();
-  server = await startTestServer({ providers: new ProviderRegistry([createFrontAdapter({ conversationPageSize: 2 })]), work: false });
+  server = await startTestServer({ providers: new ProviderRegistry([createFrontAdapter({ conversationPageSize: 2, pageSize: 2 })]), work: false });
   const res = await server.call('POST', '/connections', { body: { provider: 'front', linked_user_origin_id: 'conversations-walk', credentials: { access_token: sim.token }, base_url: sim.url } });
   expect(res.status).toBe(201);
   connectionId = res.body.data.id_connection;
@@ -85,5 +85,29 @@ describe('front conversations: a conversation active while a full run pages', ()
     const next = await sync.run(connectionId, 'ticketing.ticket');
     expect(next).toMatchObject({ outcome: 'done', mode: 'incremental' });
     expect(ofQuiet(await stored()).filter((r) => !r.deleted).length).toBe(7);
+  });
+});
+
+describe('front conversations: a conversation active while a deletion check pages', () => {
+  it('is listed (the check reads the top of the list again after its walk), and the trashed one is marked deleted', async () => {
+    const { sync } = server.omniport.services;
+    expect(await sync.run(connectionId, 'ticketing.ticket', { full: true })).toMatchObject({ outcome: 'done' });
+    const live = [...sim.state.conversations.values()].filter((c) => !c.trashed).sort((a, b) => a.bumped_at - b.bumped_at);
+    // The least recently active conversation (the list's last page) gets a message before the second page is read.
+    const quiet = live[0]!.id;
+    const trashed = live[1]!.id;
+    sim.state.trash(sim.state.conversation(trashed));
+    const fault = sim.faults.add({
+      method: 'GET',
+      path: '/conversations',
+      when: (req) => req.query.has('page_token'),
+      before: () => sim.state.receiveMessage({ conversationId: quiet, from: 'customer0@example.com', text: 'Still there?' }),
+    });
+    const check = await sync.deletions.run(connectionId, 'ticketing.ticket#deletions');
+    expect(fault.hits).toBe(1);
+    expect(check).toMatchObject({ outcome: 'done', markedDeleted: 1 });
+    const tickets = (await stored()).filter((r) => r.type === 'ticketing.ticket');
+    expect(tickets.find((r) => r.id === quiet)?.deleted).toBe(false);
+    expect(tickets.find((r) => r.id === trashed)?.deleted).toBe(true);
   });
 });
