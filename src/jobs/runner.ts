@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
-import { loggableError, type DatabaseHandle } from '../store/database';
+import { isDatabaseUnavailable, loggableError, type DatabaseHandle } from '../store/database';
 import type { ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncService } from '../core/sync';
 import { isDeletionCheck } from '../core/deletion-check';
@@ -110,7 +110,7 @@ export class JobRunner {
         const { connectionId, stream, full, requestId } = job.data;
         try {
           // Jobs this one queues (its continuation) keep the id of the request that started the sync.
-          return await runWithRequestContext({ requestId: requestId ?? `job:${job.id}` }, () => this.runSyncJob(connectionId, stream, full, requestId));
+          return await runWithRequestContext({ requestId: requestId ?? `job:${job.id}` }, () => this.runSyncJob(job.id, connectionId, stream, full, requestId));
         } finally {
           // Look for the next job at once instead of after the polling interval.
           this.boss.notifyWorker(id);
@@ -155,7 +155,7 @@ export class JobRunner {
     }
   }
 
-  private async runSyncJob(connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
+  private async runSyncJob(jobId: string, connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
     const started = performance.now();
     const observe = (outcome: string) => syncJobDuration.observe({ stream, outcome }, (performance.now() - started) / 1000);
     try {
@@ -173,7 +173,30 @@ export class JobRunner {
       observe('failed');
       // pg-boss retries the job later (with backoff); the run resumes from its saved position.
       this.logger?.error({ connectionId, requestId, stream, err: loggableError(err) }, 'sync job failed');
+      if (isDatabaseUnavailable(err)) void this.requeueWhenDatabaseIsBack(jobId, connectionId, stream);
       throw err;
+    }
+  }
+
+  /**
+   * With the database gone, the queue cannot record a job's failure either: the job would stay active until its
+   * stream is found stalled (a minute or more after the database is back). Once the database answers again, a
+   * job still active is cancelled and its stream queued anew, so the run resumes from its last saved batch at once.
+   */
+  private async requeueWhenDatabaseIsBack(jobId: string, connectionId: string, stream: string): Promise<void> {
+    for (let waitedMs = 0; !this.stopping && waitedMs < 10 * 60_000; waitedMs += 1_000) {
+      await new Promise((r) => setTimeout(r, 1_000).unref());
+      try {
+        const stuck = await this.boss.getDb().executeSql(`select 1 from ${PGBOSS_SCHEMA}.job where name = $1 and id = $2 and state = 'active'`, [SYNC_QUEUE, jobId]);
+        // Recorded as failed after all (then pg-boss retries it), or finished: nothing to do.
+        if (stuck.rows.length === 0) return;
+        await this.boss.cancel(SYNC_QUEUE, jobId);
+        await this.send(connectionId, [stream]);
+        (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream }, 'sync stream queued again after the database came back');
+        return;
+      } catch {
+        // Still unavailable: try again in a second.
+      }
     }
   }
 

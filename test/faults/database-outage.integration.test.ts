@@ -138,8 +138,9 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
 
   const figures = Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0]));
   const failedJobs = output.split('sync job failed').length - 1;
+  const requeued = output.split('queued again after the database came back').length - 1;
   console.log(
-    `database outage: responses by status ${JSON.stringify(figures)}, ${failedJobs} sync job attempts failed during it, ` +
+    `database outage: responses by status ${JSON.stringify(figures)}, ${failedJobs} sync job attempts failed during it (${requeued} queued again once it was back), ` +
       `sync complete ${(recoveredMs / 1000).toFixed(1)} s after the database was back, ${stored} tickets`,
   );
   expect(exitCode).toBeNull();
