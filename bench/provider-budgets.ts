@@ -56,8 +56,11 @@ for (const stream of streams) {
     // A stream left waiting for the provider's reset is a wait, not a failure: it resumes where it stopped.
     for (;;) {
       const run = await sync.run(connectionId, stream);
-      synced += run.records;
-      if (run.outcome !== 'waiting') break;
+      // A resumed run counts the records of its earlier parts too: the last one has the stream's total.
+      if (run.outcome !== 'waiting') {
+        synced += run.records;
+        break;
+      }
       waits++;
       await new Promise((r) => setTimeout(r, 500));
     }

@@ -66,6 +66,11 @@ export class ProviderContexts {
     private readonly tuning: HttpTuning = {},
   ) {}
 
+  /** Every provider's adapter. */
+  adapters(): ProviderAdapter[] {
+    return this.providers.names().map((name) => this.providers.adapter(name)!);
+  }
+
   adapterOf(connection: ConnectionRow): ProviderAdapter {
     const adapter = this.providers.adapter(connection.provider);
     if (!adapter) throw new AppError('unprocessable', `provider ${connection.provider} is no longer available`);

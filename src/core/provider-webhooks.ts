@@ -30,6 +30,8 @@ const SIGNED_BY = 'signed_by';
 
 /** Delivery ids are kept this long: longer than every provider's replay window. */
 const RECEIPT_RETENTION_MS = 24 * 3_600_000;
+/** How often the creation of a connection's missing provider webhook is tried again. */
+const REGISTRATION_RETRY_MS = 3_600_000;
 
 export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' } | { kind: 'challenge'; answer: Record<string, unknown> };
 
@@ -47,6 +49,8 @@ export class ProviderWebhookService {
   private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Set<string> }>();
   /** Reads by id under way, per connection: a connection's deletion waits for them (their upserts would race it). */
   private readonly reading = new Map<string, Set<Promise<void>>>();
+  /** When this process last tried to create the webhook of a connection that has none (`registerMissing`). */
+  private readonly registrationTried = new Map<string, number>();
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
 
@@ -158,21 +162,48 @@ export class ProviderWebhookService {
         await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
         throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
       }
-      return await this.repo.insert({
-        projectId: connection.projectId,
-        connectionId: connection.id,
-        provider: connection.provider,
-        routeKey,
-        mode: made.manual ? 'manual' : 'registered',
-        remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
-        secretEncrypted: this.box.encrypt(made.secret),
-        expiresAt: made.expiresAt ?? null,
-      });
+      try {
+        return await this.repo.insert({
+          projectId: connection.projectId,
+          connectionId: connection.id,
+          provider: connection.provider,
+          routeKey,
+          mode: made.manual ? 'manual' : 'registered',
+          remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
+          secretEncrypted: this.box.encrypt(made.secret),
+          expiresAt: made.expiresAt ?? null,
+        });
+      } catch (err) {
+        // Another process created the connection's webhook meanwhile (one per connection): this one goes.
+        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        throw err;
+      }
     } catch (err) {
       // Real time stays off (GET /sync/status says so); the scheduled sync goes on as before.
       this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'creating the provider webhook failed; real-time updates are off for this connection');
       return undefined;
     }
+  }
+
+  /**
+   * Connections whose provider webhook could not be created when they were made (the provider or the network
+   * failed, or OMNIPORT_PUBLIC_URL was set later) get it now, each tried at most once an hour (the housekeeping
+   * runs this every 10 minutes).
+   */
+  async registerMissing(): Promise<number> {
+    if (!(await this.publicBase())) return 0;
+    const providers = this.contexts.adapters().filter((a) => a.webhooks && !a.manifest.sandbox).map((a) => a.manifest.name);
+    let made = 0;
+    for (const id of await this.repo.connectionsWithout(providers)) {
+      const last = this.registrationTried.get(id);
+      if (last !== undefined && this.now() - last < REGISTRATION_RETRY_MS) continue;
+      this.registrationTried.set(id, this.now());
+      const connection = await this.controlPlane.findConnectionById(id);
+      if (connection?.status !== 'valid' || !(await this.registerFor(connection))) continue;
+      this.registrationTried.delete(id);
+      made++;
+    }
+    return made;
   }
 
   /**

@@ -6,8 +6,9 @@ const EVERY_MS = 10 * 60_000;
 
 /**
  * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries, events (with
- * their webhook deliveries), provider calls and dashboard sessions past their retention. Every process may
- * run it; deleting twice is harmless.
+ * their webhook deliveries), provider calls and dashboard sessions past their retention; renews expiring
+ * provider webhooks and creates those that could not be created with their connection. Every process may
+ * run it: deleting twice is harmless, and a connection keeps one provider webhook (a second one is removed).
  */
 export function startHousekeeping(services: Services, logger: JobLogger | undefined): () => void {
   const purge = async () => {
@@ -18,6 +19,7 @@ export function startHousekeeping(services: Services, logger: JobLogger | undefi
       ['provider calls and dashboard sessions', () => services.dashboard.purgeExpired()],
       ['provider webhook delivery ids', () => services.providerWebhooks.purgeReceipts()],
       ['(renewing) expiring provider webhooks', () => services.providerWebhooks.renewExpiring()],
+      ['(creating) missing provider webhooks', () => services.providerWebhooks.registerMissing()],
     ] as const) {
       await run().catch((err: unknown) => logger?.error({ err: loggableError(err) }, `purging expired ${what} failed; will try again`));
     }

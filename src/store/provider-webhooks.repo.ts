@@ -1,6 +1,6 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from './database';
-import { providerWebhookReceipts, providerWebhooks } from './schema';
+import { connections, providerWebhookReceipts, providerWebhooks } from './schema';
 
 export type ProviderWebhookRow = typeof providerWebhooks.$inferSelect;
 
@@ -24,6 +24,17 @@ export class ProviderWebhooksRepo {
       .select()
       .from(providerWebhooks)
       .where(and(eq(providerWebhooks.provider, provider), eq(providerWebhooks.mode, 'app'), sql`${providerWebhooks.remoteIds}->>'appKey' = ${appKey}`));
+  }
+
+  /** Valid connections of these providers that have no provider webhook (ids only). */
+  async connectionsWithout(providers: string[]): Promise<string[]> {
+    if (providers.length === 0) return [];
+    const rows = await this.db
+      .select({ id: connections.id })
+      .from(connections)
+      .leftJoin(providerWebhooks, eq(providerWebhooks.connectionId, connections.id))
+      .where(and(inArray(connections.provider, providers), eq(connections.status, 'valid'), isNull(providerWebhooks.id)));
+    return rows.map((r) => r.id);
   }
 
   async ofConnection(connectionId: string): Promise<ProviderWebhookRow | undefined> {
