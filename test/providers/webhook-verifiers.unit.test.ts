@@ -49,6 +49,12 @@ describe('Linear', () => {
     expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'remove', type: 'Comment', data: { id: 'c1' } })).toEqual({ deliveryId: 'd', streams: [], deleted: [{ objectType: 'ticketing.comment', remoteId: 'c1' }] });
     expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'remove', type: 'IssueLabel', data: { id: 'l1' } })).toEqual({ deliveryId: 'd', streams: ['ticketing.tag'] });
   });
+  it('names a created or changed issue or comment as changed, to be read by id', () => {
+    expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'update', type: 'Issue', data: { id: 'i1' } })).toEqual({ deliveryId: 'd', streams: ['ticketing.ticket'], changed: [{ objectType: 'ticketing.ticket', remoteId: 'i1' }] });
+    expect(linear.parse(req({ 'linear-delivery': 'd' }, ''), { action: 'create', type: 'Comment', data: { id: 'c1' } })).toEqual({ deliveryId: 'd', streams: ['ticketing.comment'], changed: [{ objectType: 'ticketing.comment', remoteId: 'c1' }] });
+    expect(linear.fetchChanged!.objectTypes).toEqual(['ticketing.ticket', 'ticketing.comment']);
+    expect(linear.fetchChanged!.alsoReads).toEqual({ 'ticketing.comment': ['ticketing.attachment'] });
+  });
 });
 
 describe('Pipedrive', () => {

@@ -1,5 +1,6 @@
 /** Linear webhooks in through the real server, job queue and simulator (steps: test/support/provider-webhooks.ts). */
 import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
 import { connect } from '../support/connect-simulators';
 import { describeWebhooksIn } from '../support/provider-webhooks';
 import { linearHookHeaders, startLinearSimulator, type LinearSimulator } from '../simulators/linear';
@@ -37,4 +38,25 @@ describeWebhooksIn<LinearSimulator>({
     JSON.stringify({ action: 'update', type: 'Issue', data: { id: remoteId, title: 'x' }, organizationId: randomUUID(), webhookTimestamp: at.getTime(), webhookId: randomUUID(), createdAt: at.toISOString() }),
   sign: (secret, body, _at, deliveryId) => linearHookHeaders(secret, body, { event: 'Issue', delivery: deliveryId }),
   providerCalls: (sim) => sim.requests.filter((r) => r.path === '/graphql').length,
+  // After the first sync a changed issue is read by id, not listed by an incremental run.
+  readsById: (sim) => ({ reads: opsNamed(sim, 'OmniportIssuesByIds'), runs: opsNamed(sim, 'OmniportIssues') }),
+  more(get) {
+    it('a new comment is read by id, with no run of the comment stream', async () => {
+      const { server, sim, connectionId } = get();
+      const runs = opsNamed(sim, 'OmniportComments');
+      const reads = opsNamed(sim, 'OmniportCommentsByIds');
+      const comment = sim.addCommentRemotely(issues[2]!, `Comment from Linear ${randomUUID().slice(0, 8)}`);
+      const stored = async () => (await server.sql('select data from unified_objects where connection_id = $1 and object_type = $2 and remote_id = $3', [connectionId, 'ticketing.comment', comment.id]))[0];
+      for (let i = 0; i < 300 && !(await stored()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(((await stored())!.data as { body: string }).body).toBe(comment.body);
+      // A run would be queued once the burst's window (500 ms) ends.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(opsNamed(sim, 'OmniportCommentsByIds')).toBe(reads + 1);
+      expect(opsNamed(sim, 'OmniportComments')).toBe(runs);
+    });
+  },
 });
+
+function opsNamed(sim: LinearSimulator, name: string): number {
+  return sim.operations.filter((o) => o.name === name && o.status === 200).length;
+}

@@ -112,6 +112,20 @@ export const ISSUES = /* GraphQL */ `
   ${ISSUE_FIELDS}
 `;
 
+/**
+ * Issues named by a webhook, read by id (`IssueIDComparator.in`), archived and trashed ones too (a trashed issue is
+ * reported deleted, as the runs report it).
+ */
+export const ISSUES_BY_IDS = /* GraphQL */ `
+  query OmniportIssuesByIds($first: Int, $after: String, $ids: [ID!]) {
+    issues(first: $first, after: $after, filter: { id: { in: $ids } }, includeArchived: true, orderBy: createdAt) {
+      nodes { ...IssueFields }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+  ${ISSUE_FIELDS}
+`;
+
 /** Ids alone, for the deletion check (archived and trashed issues too: the runs report those). */
 export const ISSUE_IDS = /* GraphQL */ `
   query OmniportIssueIds($first: Int, $after: String) {
@@ -150,6 +164,17 @@ export const ISSUE_LABELS = /* GraphQL */ `
 export const COMMENTS = /* GraphQL */ `
   query OmniportComments($first: Int, $after: String, $filter: CommentFilter) {
     comments(first: $first, after: $after, filter: $filter, includeArchived: true, orderBy: createdAt) {
+      nodes { ...CommentFields }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+  ${COMMENT_FIELDS}
+`;
+
+/** Comments named by a webhook, read by id (archived ones too: an archived comment is a deleted one). */
+export const COMMENTS_BY_IDS = /* GraphQL */ `
+  query OmniportCommentsByIds($first: Int, $after: String, $ids: [ID!]) {
+    comments(first: $first, after: $after, filter: { id: { in: $ids } }, includeArchived: true, orderBy: createdAt) {
       nodes { ...CommentFields }
       pageInfo { hasNextPage endCursor }
     }

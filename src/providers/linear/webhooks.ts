@@ -3,10 +3,17 @@
  * with the `webhookCreate` mutation for all public teams, subscribed to issues, comments and labels, with a
  * secret Omniport generates. Requests carry `Linear-Signature: <hex HMAC-SHA256 of the body>`, a
  * `webhookTimestamp` (Unix ms) inside the signed body that must be within a minute of now, and a delivery
- * UUID in `Linear-Delivery`. A `remove` action marks the issue or comment deleted at once.
+ * UUID in `Linear-Delivery`. A `remove` action marks the issue or comment deleted at once; an issue or comment
+ * created or changed is read by id (`data.id` of the payload), in one query per page of ids, instead of an
+ * incremental run of its stream.
  */
-import { LinearApiError, gql, type ResolvedOptions } from './graphql';
-import type { ProviderWebhooks, WebhookNotice } from '../types';
+import { LinearApiError, gql, pages, type ResolvedOptions } from './graphql';
+import type { AdapterContext, ProviderWebhooks, UnifiedRecord, WebhookNotice } from '../types';
+import { unifyComment } from './comment.mapper';
+import { COMMENTS_BY_IDS, ISSUES_BY_IDS } from './queries';
+import { completeIssue } from './sync';
+import { unifyIssue } from './ticket.mapper';
+import type { LnComment, LnConnection, LnIssue } from './types';
 import { newWebhookSecret } from '../webhook-registration';
 import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
 
@@ -53,7 +60,32 @@ function notice(deliveryId: string, p: Payload): WebhookNotice {
   if (!resource) return { deliveryId, streams: [] };
   const id = typeof p.data?.id === 'string' ? p.data.id : undefined;
   if (p.action === 'remove' && resource.objectType && id) return { deliveryId, streams: [], deleted: [{ objectType: resource.objectType, remoteId: id }] };
-  return { deliveryId, streams: [resource.stream] };
+  // The stream stays named: it runs if the read by id fails.
+  return { deliveryId, streams: [resource.stream], ...(resource.objectType && id ? { changed: [{ objectType: resource.objectType, remoteId: id }] } : {}) };
+}
+
+/** Every node of a connection filtered to `ids`, one query per page of ids (the page size the sync uses). */
+async function byIds<T>(ctx: AdapterContext, o: ResolvedOptions, query: string, ids: string[], pick: (data: never) => LnConnection<T> | null | undefined): Promise<T[]> {
+  const nodes: T[] = [];
+  for (let i = 0; i < ids.length; i += o.pageSize) {
+    for await (const page of pages<T>(ctx, o, query, { ids: ids.slice(i, i + o.pageSize) }, pick)) nodes.push(...page.nodes);
+  }
+  return nodes;
+}
+
+/** Issues or comments by id, unified as their streams unify them; ids Linear does not answer are left to the sync. */
+async function fetchChanged(ctx: AdapterContext, o: ResolvedOptions, objectType: string, ids: string[]): Promise<UnifiedRecord[]> {
+  if (objectType === 'ticketing.ticket') {
+    const issues = await byIds<LnIssue>(ctx, o, ISSUES_BY_IDS, ids, (d: { issues?: LnConnection<LnIssue> }) => d.issues);
+    const complete = await Promise.all(issues.map((i) => completeIssue(ctx, o, i)));
+    return complete.map((i) => unifyIssue(i, ctx.ids));
+  }
+  const comments = await byIds<LnComment>(ctx, o, COMMENTS_BY_IDS, ids, (d: { comments?: LnConnection<LnComment> }) => d.comments);
+  // Issue comments only, as the comment stream (Linear also sends comments on project updates and documents).
+  return comments.filter((c) => c.issueId).flatMap((c) => {
+    const u = unifyComment(c, ctx.ids, o.uploadHosts);
+    return [u.comment, ...u.attachments];
+  });
 }
 
 export function linearWebhooks(o: ResolvedOptions): ProviderWebhooks {
@@ -74,6 +106,12 @@ export function linearWebhooks(o: ResolvedOptions): ProviderWebhooks {
       const deliveryId = header(req.headers, 'linear-delivery');
       if (!deliveryId || !body || typeof body !== 'object') return null;
       return notice(deliveryId, body as Payload);
+    },
+    fetchChanged: {
+      objectTypes: ['ticketing.ticket', 'ticketing.comment'],
+      // A comment's attachments are the files its body links to: read with it, as the comment stream reads them.
+      alsoReads: { 'ticketing.comment': ['ticketing.attachment'] },
+      fetch: (ctx, objectType, ids) => fetchChanged(ctx, o, objectType, ids),
     },
     async register(ctx, url) {
       const secret = newWebhookSecret();

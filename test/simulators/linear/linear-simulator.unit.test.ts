@@ -289,6 +289,25 @@ describe('linear simulator', () => {
       expect((await api(comments, { filter: { issue: { null: false, id: { eq: labelled.id } } } })).body.data.comments.nodes).toEqual([{ id: c.id }]);
     });
 
+    it('answers a page read after a write with the write (listings are reused only while nothing changes)', async () => {
+      const f = { team: { id: { eq: sup.id } } };
+      const newest = async () => (await api(page, { first: 2, orderBy: 'updatedAt', filter: f })).body.data.issues.nodes.map((n: Json) => n.title);
+      expect(await newest()).toEqual(await newest());
+      sim.updateIssueRemotely(seeded[0]!, { title: 'rewritten' });
+      expect((await newest())[0]).toBe('rewritten');
+      // An issue's comments and sub-issues, and an identifier from before a team move, follow writes too.
+      const parent = sim.createIssueRemotely({ teamId: eng.id, title: 'Parent' });
+      const q = `query I($id: String!) { issue(id: $id) { id comments { nodes { body } } children { nodes { title } } } }`;
+      expect((await api(q, { id: parent.id })).body.data.issue).toMatchObject({ comments: { nodes: [] }, children: { nodes: [] } });
+      sim.addCommentRemotely(parent.id, 'first');
+      sim.createIssueRemotely({ teamId: eng.id, title: 'Child', parentId: parent.id });
+      expect((await api(q, { id: parent.id })).body.data.issue).toMatchObject({ comments: { nodes: [{ body: 'first' }] }, children: { nodes: [{ title: 'Child' }] } });
+      const before = sim.state.identifierOf(parent);
+      sim.updateIssueRemotely(parent.id, { teamId: sup.id });
+      expect((await api(q, { id: before.toLowerCase() })).body.data.issue.id).toBe(parent.id);
+      expect((await api(q, { id: sim.state.identifierOf(parent) })).body.data.issue.id).toBe(parent.id);
+    });
+
     it('lists disabled users only with includeDisabled', async () => {
       const q = `query U($d: Boolean) { users(includeDisabled: $d) { nodes { email active } } }`;
       expect((await api(q, {})).body.data.users.nodes.map((u: Json) => u.email)).not.toContain('old@example.com');

@@ -196,8 +196,55 @@ export class LinearState {
   readonly uploads = new Map<string, UploadRecord>();
   private readonly clock: () => number;
   private last = 0;
+  /**
+   * Bumped by every write of the workspace: pages of a listing (sorted and filtered once) and the indexes below
+   * are reused while it stays the same, so a 100,000-issue account is walked page by page without re-sorting.
+   */
+  revision = 0;
+  private indexed?: { revision: number; commentsByIssue: Map<string, CommentRecord[]>; children: Map<string, IssueRecord[]>; byIdentifier: Map<string, IssueRecord> };
   /** Called after each change Linear sends a webhook for (the simulator's webhooks listen). */
   readonly listeners: ((change: LnChange) => void)[] = [];
+
+  private bump(): void {
+    this.revision++;
+  }
+
+  /** Comments and sub-issues by issue id, and issues by identifier (current or previous), rebuilt after a write. */
+  private indexes() {
+    if (this.indexed?.revision !== this.revision) {
+      const commentsByIssue = new Map<string, CommentRecord[]>();
+      const children = new Map<string, IssueRecord[]>();
+      const byIdentifier = new Map<string, IssueRecord>();
+      const add = <T>(map: Map<string, T[]>, key: string, v: T) => {
+        const list = map.get(key);
+        if (list) list.push(v);
+        else map.set(key, [v]);
+      };
+      for (const c of this.comments.values()) add(commentsByIssue, c.issueId, c);
+      for (const i of this.issues.values()) {
+        if (i.parentId) add(children, i.parentId, i);
+        // The first issue (in creation order) that has or had an identifier answers it.
+        for (const key of [this.identifierOf(i).toUpperCase(), ...i.previousIdentifiers]) if (!byIdentifier.has(key)) byIdentifier.set(key, i);
+      }
+      this.indexed = { revision: this.revision, commentsByIssue, children, byIdentifier };
+    }
+    return this.indexed;
+  }
+
+  /** An issue's comments, in creation order. */
+  commentsOf(issueId: string): CommentRecord[] {
+    return this.indexes().commentsByIssue.get(issueId) ?? [];
+  }
+
+  /** An issue's sub-issues, in creation order. */
+  childrenOf(issueId: string): IssueRecord[] {
+    return this.indexes().children.get(issueId) ?? [];
+  }
+
+  /** The issue an identifier (`ENG-12`, any case) names now or named before a team move. */
+  issueByIdentifier(identifier: string): IssueRecord | undefined {
+    return this.indexes().byIdentifier.get(identifier.toUpperCase());
+  }
 
   private changed(change: LnChange): void {
     for (const listener of this.listeners) listener(change);
@@ -248,6 +295,7 @@ export class LinearState {
       ...input,
     };
     this.users.set(u.id, u);
+    this.bump();
     return u;
   }
 
@@ -255,6 +303,7 @@ export class LinearState {
     const u = this.users.get(id);
     if (!u) throw notFound('User');
     Object.assign(u, patch, { updatedAt: this.stamp() });
+    this.bump();
     return u;
   }
 
@@ -274,6 +323,7 @@ export class LinearState {
       issueSeq: 0,
     };
     this.teams.set(team.id, team);
+    this.bump();
     const workflow: Array<[string, StateType, string]> = [
       ...(team.triageEnabled ? [['Triage', 'triage', '#FC7840'] as [string, StateType, string]] : []),
       ['Backlog', 'backlog', '#bec2c8'],
@@ -304,6 +354,7 @@ export class LinearState {
       archivedAt: null,
     };
     this.states.set(s.id, s);
+    this.bump();
     return s;
   }
 
@@ -311,6 +362,7 @@ export class LinearState {
     const u = this.users.get(userId);
     if (!u || !this.teams.has(teamId)) throw notFound(u ? 'Team' : 'User');
     if (!u.teamIds.includes(teamId)) u.teamIds.push(teamId);
+    this.bump();
   }
 
   archiveTeam(teamId: string): void {
@@ -319,6 +371,7 @@ export class LinearState {
     const t = this.stamp();
     team.archivedAt = t;
     team.updatedAt = t;
+    this.bump();
   }
 
   statesOf(teamId: string): WorkflowStateRecord[] {
@@ -379,6 +432,7 @@ export class LinearState {
       archivedAt: null,
     };
     this.labels.set(label.id, label);
+    this.bump();
     return label;
   }
 
@@ -388,6 +442,7 @@ export class LinearState {
     const t = this.stamp();
     l.archivedAt = t;
     l.updatedAt = t;
+    this.bump();
   }
 
   private checkLabels(teamId: string, labelIds: string[]): string[] {
@@ -504,6 +559,7 @@ export class LinearState {
     const team = this.teams.get(issue.teamId)!;
     issue.number = ++team.issueSeq;
     this.issues.set(issue.id, issue);
+    this.bump();
     this.issueChanged('create', issue);
     return issue;
   }
@@ -588,6 +644,7 @@ export class LinearState {
     // Moving an issue to the trash is its deletion: Linear sends `remove`.
     const removed = next.trashed === true && issue.trashed !== true;
     Object.assign(issue, next);
+    this.bump();
     this.issueChanged(removed ? 'remove' : 'update', issue);
     return issue;
   }
@@ -604,6 +661,7 @@ export class LinearState {
     const t = this.stamp();
     issue.archivedAt = t;
     issue.updatedAt = t;
+    this.bump();
     this.issueChanged('update', issue);
     return issue;
   }
@@ -613,7 +671,8 @@ export class LinearState {
     const issue = this.issues.get(id);
     if (!issue || !this.issues.delete(id)) throw notFound('Issue');
     if (!issue.trashed) this.issueChanged('remove', issue);
-    for (const c of [...this.comments.values()]) if (c.issueId === id) this.comments.delete(c.id);
+    for (const c of this.commentsOf(id)) this.comments.delete(c.id);
+    this.bump();
   }
 
   // ---------------------------------------------------------------- comments
@@ -641,6 +700,7 @@ export class LinearState {
       archivedAt: null,
     };
     this.comments.set(c.id, c);
+    this.bump();
     this.commentChanged('create', c);
     return c;
   }
@@ -650,6 +710,7 @@ export class LinearState {
     if (!c) throw notFound('Comment');
     const t = this.stamp();
     Object.assign(c, { body, editedAt: t, updatedAt: t });
+    this.bump();
     this.commentChanged('update', c);
     return c;
   }
@@ -660,6 +721,7 @@ export class LinearState {
     if (!c) throw notFound('Comment');
     const t = this.stamp();
     Object.assign(c, { archivedAt: t, updatedAt: t });
+    this.bump();
     this.commentChanged('remove', c);
     return c;
   }
