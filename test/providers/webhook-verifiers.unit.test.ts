@@ -10,7 +10,9 @@ import { createLinearAdapter } from '../../src/providers/linear';
 import { hubspotAppWebhooks, hubspotSignatureV3, hubspotSignedUri } from '../../src/providers/hubspot/webhooks';
 import { jiraWebhooks } from '../../src/providers/jira/webhooks';
 import { pipedriveBasicAuth, pipedriveWebhooks } from '../../src/providers/pipedrive/webhooks';
-import type { IncomingWebhook } from '../../src/providers/types';
+import { createAttioAdapter } from '../../src/providers/attio';
+import { closeWebhooks } from '../../src/providers/close/webhooks';
+import type { AdapterContext, IncomingWebhook } from '../../src/providers/types';
 
 const gitlab = createGitlabAdapter().webhooks!;
 const linear = createLinearAdapter().webhooks!;
@@ -104,5 +106,64 @@ describe('Jira', () => {
     expect(jiraWebhooks.verify(req({ 'x-hub-signature': sig.replace('sha256=', 'sha1=') }, body), 's')).toBeNull();
     const n = jiraWebhooks.parse(req({ 'x-atlassian-webhook-identifier': 'w1' }, body), JSON.parse(body))!;
     expect(n).toEqual({ deliveryId: 'w1', streams: [], deleted: [{ objectType: 'ticketing.comment', remoteId: '301' }] });
+  });
+});
+
+describe('Attio', () => {
+  const sign = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+  const event = (type: string, id: Record<string, string>) => ({ webhook_id: 'w', events: [{ event_type: type, id: { workspace_id: 'ws', ...id }, actor: { type: 'system', id: null } }] });
+
+  it('takes either signature header, and identifies a message without Idempotency-Key by its body', () => {
+    const attio = createAttioAdapter().webhooks!;
+    const body = JSON.stringify(event('note.deleted', { note_id: 'n1' }));
+    expect(attio.verify(req({ 'attio-signature': sign('s', body) }, body), 's')).toEqual({ signedAt: null });
+    expect(attio.verify(req({ 'x-attio-signature': sign('s', body) }, body), 's')).toEqual({ signedAt: null });
+    expect(attio.verify(req({ 'attio-signature': sign('t', body) }, body), 's')).toBeNull();
+    const n = attio.parse(req({}, body), JSON.parse(body))!;
+    expect(n).toEqual({ deliveryId: attio.parse(req({}, body), JSON.parse(body))!.deliveryId, streams: [], deleted: [{ objectType: 'crm.note', remoteId: 'n1' }], changed: [] });
+    expect(attio.parse(req({ 'idempotency-key': 'k' }, body), JSON.parse(body))!.deliveryId).toBe('k');
+  });
+
+  it('names a record under the three record types until it has read which object the UUID is, then under its own', async () => {
+    const attio = createAttioAdapter().webhooks!;
+    const updated = event('record.updated', { object_id: 'obj-deals', record_id: 'r1', attribute_id: 'a' });
+    expect(attio.parse(req({ 'idempotency-key': '1' }, ''), updated)!.changed!.map((c) => c.objectType)).toEqual(['crm.contact', 'crm.company', 'crm.deal']);
+    const queries: unknown[] = [];
+    const ctx = {
+      connectionId: 'c1',
+      ids: () => null,
+      http: {
+        get: async () => ({ data: { data: [{ id: { object_id: 'obj-deals' }, api_slug: 'deals' }, { id: { object_id: 'obj-people' }, api_slug: 'people' }] } }),
+        post: async (path: string, o: { json: unknown }) => (queries.push([path, o.json]), { data: { data: [] } }),
+      },
+    } as unknown as AdapterContext;
+    await attio.fetchChanged!.fetch(ctx, 'crm.deal', ['r1', 'r2']);
+    expect(queries).toEqual([['/v2/objects/deals/records/query', { filter: { record_id: { $in: ['r1', 'r2'] } }, limit: 500 }]]);
+    expect(attio.parse(req({ 'idempotency-key': '2' }, ''), updated)!.changed).toEqual([{ objectType: 'crm.deal', remoteId: 'r1' }]);
+    const deleted = event('record.deleted', { object_id: 'obj-people', record_id: 'r3' });
+    expect(attio.parse(req({ 'idempotency-key': '3' }, ''), deleted)!.deleted).toEqual([{ objectType: 'crm.contact', remoteId: 'r3' }]);
+  });
+});
+
+describe('Close', () => {
+  const key = 'ab'.repeat(32);
+  const sign = (ts: string, body: string) => createHmac('sha256', Buffer.from(key, 'hex')).update(ts + body).digest('hex');
+  it('signs the timestamp then the body with the hex-decoded key, and answers the signed time', () => {
+    const body = '{"event":{"id":"ev_1"}}';
+    const ts = String(Math.floor(Date.now() / 1000));
+    expect(closeWebhooks.verify(req({ 'close-sig-hash': sign(ts, body), 'close-sig-timestamp': ts }, body), key)).toEqual({ signedAt: Number(ts) * 1000 });
+    // Keyed with the key's text instead of its bytes: forged.
+    const textKeyed = createHmac('sha256', key).update(ts + body).digest('hex');
+    expect(closeWebhooks.verify(req({ 'close-sig-hash': textKeyed, 'close-sig-timestamp': ts }, body), key)).toBeNull();
+    expect(closeWebhooks.verify(req({ 'close-sig-hash': sign(ts, body), 'close-sig-timestamp': String(Number(ts) + 1) }, body), key)).toBeNull();
+    expect(closeWebhooks.verify(req({ 'close-sig-hash': sign(ts, body) }, body), key)).toBeNull();
+  });
+  it('reads changed leads, contacts, opportunities, tasks and notes by id; calls and meetings go to their stream', () => {
+    const parse = (object_type: string, action: string) => closeWebhooks.parse(req({}, ''), { subscription_id: 'whsub_1', event: { id: 'ev_1', object_type, object_id: 'x_1', action } })!;
+    expect(parse('lead', 'deleted')).toEqual({ deliveryId: 'ev_1', streams: [], deleted: [{ objectType: 'crm.company', remoteId: 'x_1' }] });
+    expect(parse('activity.note', 'updated')).toEqual({ deliveryId: 'ev_1', streams: ['crm.note'], changed: [{ objectType: 'crm.note', remoteId: 'x_1' }] });
+    expect(closeWebhooks.fetchChanged!.objectTypes).toEqual(['crm.company', 'crm.contact', 'crm.deal', 'crm.task', 'crm.note']);
+    expect(parse('activity.call', 'created').streams).toEqual(['crm.engagement']);
+    expect(parse('activity.email', 'created')).toEqual({ deliveryId: 'ev_1', streams: [] });
   });
 });

@@ -10,6 +10,7 @@ import { customFieldSupport } from './custom-fields';
 import { attioHttpProfile } from './http';
 import { attioManifest } from './manifest';
 import { attioSyncers } from './sync';
+import { attioWebhooks } from './webhooks';
 
 export { attioManifest } from './manifest';
 export { attioHttpProfile } from './http';
@@ -31,6 +32,7 @@ export function createAttioAdapter(options: AttioAdapterOptions = {}): ProviderA
     syncers: attioSyncers(o, cache),
     crm: attioCrmOperations(cache),
     customFields: customFieldSupport(cache),
+    webhooks: attioWebhooks(cache),
   };
 }
 

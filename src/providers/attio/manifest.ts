@@ -42,7 +42,7 @@ export const attioManifest: ProviderManifest = {
     'crm.task': [...WRITE_FULL_SYNC],
   },
   limitations: [
-    'No incremental sync: Attio records carry no last-modified time and their query takes no change filter (changes reach Attio’s webhooks only); every sync reads everything, and a complete run marks what it no longer sees as deleted.',
+    'No incremental sync: Attio records carry no last-modified time and their query takes no change filter; every sync reads everything, and a complete run marks what it no longer sees as deleted. Between runs, changes come through Attio’s webhooks (registered with the connection when OMNIPORT_PUBLIC_URL is public) and are read by id.',
     'No batch API: POST …/batch creates the objects one request each. No engagements (Attio’s calls and meetings are not in its REST API).',
     'Contacts are people: no owner; email and phone types are not kept (read back as WORK); one address (primary_location, a country as ISO 3166 code).',
     'Companies have a name and one address only (industry, employee count, owner, emails and phones are refused with 422).',

@@ -9,6 +9,7 @@ import { customFieldSupport } from './custom-fields';
 import { closeHttpProfile } from './http';
 import { closeManifest } from './manifest';
 import { closeSyncers } from './sync';
+import { closeWebhooks } from './webhooks';
 
 export { closeManifest } from './manifest';
 export { closeHttpProfile, closeAuthHeaders, closeErrorMessage } from './http';
@@ -30,6 +31,7 @@ export function createCloseAdapter(options: CloseAdapterOptions = {}): ProviderA
     syncers: closeSyncers(o),
     crm: closeCrmOperations(defs),
     customFields: customFieldSupport(defs),
+    webhooks: closeWebhooks,
   };
 }
 

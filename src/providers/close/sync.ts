@@ -16,7 +16,7 @@ import type { CloseActivity, CloseContact, CloseEvent, CloseLead, CloseList, Clo
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-interface StreamSpec<T extends { id: string }> {
+export interface StreamSpec<T extends { id: string }> {
   key: string;
   objectType: string;
   /** Lists walked one after the other by a full run. */
@@ -155,57 +155,60 @@ function stagesSyncer(): ObjectSyncer {
   };
 }
 
-export function closeSyncers(o: ResolvedOptions): ObjectSyncer[] {
-  return [
-    usersSyncer(o),
-    stagesSyncer(),
-    streamSyncer<CloseLead>(o, {
-      key: 'crm.company',
-      objectType: 'crm.company',
-      // Whole leads (`_fields` would drop the `custom.cf_…` values field mapping reads); their nested
-      // contacts are synced again by the contacts stream.
-      lists: [{ path: `${API}/lead/` }],
-      events: [{ objectType: 'lead', path: (id) => `${API}/lead/${id}/` }],
-      unify: (l) => unifyLead(l),
-    }),
-    streamSyncer<CloseContact>(o, {
-      key: 'crm.contact',
-      objectType: 'crm.contact',
-      lists: [{ path: `${API}/contact/` }],
-      events: [{ objectType: 'contact', path: (id) => `${API}/contact/${id}/` }],
-      unify: (c, ctx) => unifyContact(c, ctx.ids),
-    }),
-    streamSyncer<CloseOpportunity>(o, {
-      key: 'crm.deal',
-      objectType: 'crm.deal',
-      lists: [{ path: `${API}/opportunity/` }],
-      events: [{ objectType: 'opportunity', path: (id) => `${API}/opportunity/${id}/` }],
-      unify: (d, ctx) => unifyOpportunity(d, ctx.ids),
-    }),
-    streamSyncer<CloseTask>(o, {
-      key: 'crm.task',
-      objectType: 'crm.task',
-      lists: [{ path: `${API}/task/`, query: { _type: 'lead' } }],
-      events: [{ objectType: 'task.lead', path: (id) => `${API}/task/${id}/` }],
-      unify: (t, ctx) => unifyTask(t, ctx.ids),
-    }),
-    streamSyncer<CloseActivity>(o, {
-      key: 'crm.note',
-      objectType: 'crm.note',
-      lists: [{ path: `${API}/activity/note/` }],
-      events: [{ objectType: 'activity.note', path: (id) => `${API}/activity/note/${id}/` }],
-      unify: (n, ctx) => unifyNote(n, ctx.ids),
-    }),
-    streamSyncer<CloseActivity>(o, {
-      key: 'crm.engagement',
-      objectType: 'crm.engagement',
-      lists: [{ path: `${API}/activity/call/` }, { path: `${API}/activity/meeting/` }],
-      events: [
-        { objectType: 'activity.call', path: (id) => `${API}/activity/call/${id}/` },
-        { objectType: 'activity.meeting', path: (id) => `${API}/activity/meeting/${id}/` },
-      ],
-      unify: (a, ctx) => unifyActivityEngagement(a, ctx.ids),
-    }),
-  ];
-}
+/** A stream's table entry with its item type erased (the table mixes leads, contacts, activities…). */
+const stream = <T extends { id: string }>(spec: StreamSpec<T>) => spec as unknown as StreamSpec<{ id: string }>;
 
+/** The streams read from lists and the event log, also used by the webhooks (src/providers/close/webhooks.ts). */
+export const CLOSE_STREAMS: readonly StreamSpec<{ id: string }>[] = [
+  stream<CloseLead>({
+    key: 'crm.company',
+    objectType: 'crm.company',
+    // Whole leads (`_fields` would drop the `custom.cf_…` values field mapping reads); their nested
+    // contacts are synced again by the contacts stream.
+    lists: [{ path: `${API}/lead/` }],
+    events: [{ objectType: 'lead', path: (id) => `${API}/lead/${id}/` }],
+    unify: (l) => unifyLead(l),
+  }),
+  stream<CloseContact>({
+    key: 'crm.contact',
+    objectType: 'crm.contact',
+    lists: [{ path: `${API}/contact/` }],
+    events: [{ objectType: 'contact', path: (id) => `${API}/contact/${id}/` }],
+    unify: (c, ctx) => unifyContact(c, ctx.ids),
+  }),
+  stream<CloseOpportunity>({
+    key: 'crm.deal',
+    objectType: 'crm.deal',
+    lists: [{ path: `${API}/opportunity/` }],
+    events: [{ objectType: 'opportunity', path: (id) => `${API}/opportunity/${id}/` }],
+    unify: (d, ctx) => unifyOpportunity(d, ctx.ids),
+  }),
+  stream<CloseTask>({
+    key: 'crm.task',
+    objectType: 'crm.task',
+    lists: [{ path: `${API}/task/`, query: { _type: 'lead' } }],
+    events: [{ objectType: 'task.lead', path: (id) => `${API}/task/${id}/` }],
+    unify: (t, ctx) => unifyTask(t, ctx.ids),
+  }),
+  stream<CloseActivity>({
+    key: 'crm.note',
+    objectType: 'crm.note',
+    lists: [{ path: `${API}/activity/note/` }],
+    events: [{ objectType: 'activity.note', path: (id) => `${API}/activity/note/${id}/` }],
+    unify: (n, ctx) => unifyNote(n, ctx.ids),
+  }),
+  stream<CloseActivity>({
+    key: 'crm.engagement',
+    objectType: 'crm.engagement',
+    lists: [{ path: `${API}/activity/call/` }, { path: `${API}/activity/meeting/` }],
+    events: [
+      { objectType: 'activity.call', path: (id) => `${API}/activity/call/${id}/` },
+      { objectType: 'activity.meeting', path: (id) => `${API}/activity/meeting/${id}/` },
+    ],
+    unify: (a, ctx) => unifyActivityEngagement(a, ctx.ids),
+  }),
+];
+
+export function closeSyncers(o: ResolvedOptions): ObjectSyncer[] {
+  return [usersSyncer(o), stagesSyncer(), ...CLOSE_STREAMS.map((spec) => streamSyncer(o, spec))];
+}

@@ -3,14 +3,17 @@
  * records with attribute values (`values.{slug}`: arrays of typed value objects, with `active_from`,
  * `active_until`, `created_by_actor`), `records/query` (limit/offset, sorted), record create/get/patch/delete,
  * attributes (custom ones addable), deal stage statuses, workspace members, notes, tasks, `/v2/self`,
- * bearer tokens and 429s with Retry-After. Every request and answer is checked against the shared OpenAPI
- * description when present (`attio/openapi.json`).
+ * bearer tokens and 429s with Retry-After, and webhooks sent on every change (test/simulators/attio/hooks.ts).
+ * Every request and answer is checked against the shared OpenAPI description when present (`attio/openapi.json`).
  */
 import { randomUUID } from 'node:crypto';
 import { FaultController, SimClock, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { loadOpenApiCheck, type KnownDeviation, type OpenApiCheck } from '../shared/openapi-check';
 import { specPath } from '../../support/provider-specs';
 import { fixedWindow } from '../shared/fixed-window';
+import { AttioHookError, AttioHooks } from './hooks';
+
+export { attioHookHeaders } from './hooks';
 
 export type AttioObject = 'people' | 'companies' | 'deals';
 type AType = 'text' | 'number' | 'checkbox' | 'currency' | 'date' | 'timestamp' | 'status' | 'select' | 'record-reference' | 'actor-reference' | 'location' | 'email-address' | 'phone-number' | 'personal-name';
@@ -54,6 +57,10 @@ export interface AttioSimulator {
   readonly members: Record<string, unknown>[];
   readonly statuses: Record<string, unknown>[];
   readonly spec: OpenApiCheck;
+  /** Webhooks created through the API and the messages sent to them. */
+  readonly hooks: AttioHooks;
+  /** The standard objects' ids (webhook events name objects by id). */
+  readonly objectIds: Readonly<Record<AttioObject, string>>;
   get(object: AttioObject, id: string): AttioRecord | undefined;
   /** Creates a record as a person would in Attio (same value forms as the API). */
   create(object: AttioObject, values: Record<string, unknown>): AttioRecord;
@@ -98,6 +105,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
   const objectIds: Record<AttioObject, string> = { people: randomUUID(), companies: randomUUID(), deals: randomUUID() };
   const actor = { type: 'api-token', id: randomUUID() };
   const now = () => new Date(clock.now()).toISOString().replace('Z', '000000Z');
+  const hooks = new AttioHooks(workspace, now);
 
   const attrs: Record<AttioObject, SimAttribute[]> = { people: [], companies: [], deals: [] };
   const a = (object: AttioObject, slug: string, type: AType, o: Partial<SimAttribute> = {}) =>
@@ -236,11 +244,29 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
     values: Object.fromEntries(attrs[r.object].map((d) => [d.slug, r.values[d.slug] ?? []])),
   });
 
-  function create(object: AttioObject, values: Record<string, unknown>): AttioRecord {
+  type Actor = { type: string; id: string };
+  /** Who changes records outside the API: a person in Attio's app. */
+  const person = (): Actor => ({ type: 'workspace-member', id: members[0]!.id.workspace_member_id });
+  const recordEvent = (type: string, r: AttioRecord, by: Actor, attributeId?: string) =>
+    hooks.emit({ event_type: `record.${type}`, id: { workspace_id: workspace, object_id: objectIds[r.object], record_id: r.id, ...(attributeId ? { attribute_id: attributeId } : {}) }, actor: by });
+
+  function create(object: AttioObject, values: Record<string, unknown>, by: Actor = person()): AttioRecord {
     const rec: AttioRecord = { id: randomUUID(), object, created_at: now(), values: {} };
     writeValues(object, rec, values, true);
     records.set(rec.id, rec);
+    recordEvent('created', rec, by);
     return rec;
+  }
+  /** Writes values; one `record.updated` per attribute written, as Attio sends them. */
+  function update(object: AttioObject, rec: AttioRecord, values: Record<string, unknown>, by: Actor = person()): void {
+    const next: AttioRecord = { ...rec, values: { ...rec.values } };
+    writeValues(object, next, values, false);
+    rec.values = next.values;
+    for (const slug of Object.keys(values)) recordEvent('updated', rec, by, attrs[object].find((x) => x.slug === slug || x.id === slug)!.id);
+  }
+  function remove(rec: AttioRecord, by: Actor = person()): void {
+    rec.deleted = true;
+    recordEvent('deleted', rec, by);
   }
   function live(object: AttioObject, id: string): AttioRecord {
     const r = records.get(id);
@@ -274,6 +300,20 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
     const o = Math.max(0, Number(offset ?? 0) || 0);
     return list.slice(o, o + l);
   };
+  /**
+   * The one query filter simulated: `record_id` equal to an id, or `$eq` / `$in` ids (Attio's filtering guide);
+   * any other filter is refused rather than ignored, so that a query the simulator would answer wrongly fails.
+   */
+  const recordIdFilter = (filter: unknown): Set<string> | undefined => {
+    if (filter === undefined) return undefined;
+    const f = filter as { record_id?: unknown };
+    const cond = f && typeof f === 'object' && Object.keys(f).length === 1 ? f.record_id : undefined;
+    if (typeof cond === 'string') return new Set([cond]);
+    const c = cond as { $eq?: unknown; $in?: unknown } | undefined;
+    if (c && typeof c.$eq === 'string') return new Set([c.$eq]);
+    if (c && Array.isArray(c.$in) && c.$in.every((x) => typeof x === 'string')) return new Set(c.$in as string[]);
+    throw new AttioError(400, 'filter_error', 'Error in filter (only record_id filters are simulated).');
+  };
   const objectOf = (s: string): AttioObject => {
     if (s === 'people' || s === 'companies' || s === 'deals') return s;
     throw new AttioError(404, 'not_found', `Object with slug/ID "${s}" not found.`);
@@ -296,7 +336,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
   }
 
   function route(req: SimRequest): SimResponse {
-    const body = (req.body ?? {}) as { data?: Record<string, unknown>; limit?: number; offset?: number };
+    const body = (req.body ?? {}) as { data?: Record<string, unknown>; limit?: number; offset?: number; filter?: unknown };
     const q = req.query;
     const p = req.path;
     let m: RegExpExecArray | null;
@@ -314,25 +354,23 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
       }
       if ((m = /^\/v2\/objects\/(\w+)\/records\/query$/.exec(p)) && req.method === 'POST') {
         const object = objectOf(m[1]!);
-        const list = [...records.values()].filter((r) => r.object === object && !r.deleted).sort((x, y) => (x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1));
+        const wanted = recordIdFilter(body.filter);
+        const list = [...records.values()].filter((r) => r.object === object && !r.deleted && (!wanted || wanted.has(r.id))).sort((x, y) => (x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1));
         return { status: 200, body: { data: page(list, body.limit, body.offset).map(view) } };
       }
       if ((m = /^\/v2\/objects\/(\w+)\/records$/.exec(p)) && req.method === 'POST') {
-        return { status: 200, body: { data: view(create(objectOf(m[1]!), (body.data?.values ?? undefined) as Record<string, unknown>)) } };
+        return { status: 200, body: { data: view(create(objectOf(m[1]!), (body.data?.values ?? undefined) as Record<string, unknown>, actor)) } };
       }
       if ((m = /^\/v2\/objects\/(\w+)\/records\/([0-9a-f-]{36})$/.exec(p))) {
         const object = objectOf(m[1]!);
         const rec = live(object, m[2]!);
         if (req.method === 'GET') return { status: 200, body: { data: view(rec) } };
         if (req.method === 'PATCH') {
-          const values = (body.data?.values ?? undefined) as Record<string, unknown>;
-          const next: AttioRecord = { ...rec, values: { ...rec.values } };
-          writeValues(object, next, values, false);
-          rec.values = next.values;
+          update(object, rec, (body.data?.values ?? undefined) as Record<string, unknown>, actor);
           return { status: 200, body: { data: view(rec) } };
         }
         if (req.method === 'DELETE') {
-          rec.deleted = true;
+          remove(rec, actor);
           return { status: 200, body: {} };
         }
       }
@@ -353,6 +391,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
           created_at: now(),
         };
         notes.set(note.id.note_id, note);
+        hooks.emit({ event_type: 'note.created', id: { workspace_id: workspace, note_id: note.id.note_id }, parent_object_id: objectIds[parent], parent_record_id: String(d.parent_record_id), actor });
         return { status: 200, body: { data: note } };
       }
       if ((m = /^\/v2\/notes\/([0-9a-f-]{36})$/.exec(p)) && req.method === 'GET') {
@@ -383,6 +422,7 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
         const task: Record<string, unknown> = { id: { workspace_id: workspace, task_id: randomUUID() }, content_plaintext: d.content, deadline_at: null, is_completed: false, linked_records: [], assignees: [], created_by_actor: actor, created_at: now() };
         taskFields(d, task);
         tasks.set((task.id as { task_id: string }).task_id, task);
+        hooks.emit({ event_type: 'task.created', id: { workspace_id: workspace, task_id: (task.id as { task_id: string }).task_id }, actor });
         return { status: 200, body: { data: task } };
       }
       if ((m = /^\/v2\/tasks\/([0-9a-f-]{36})$/.exec(p))) {
@@ -392,12 +432,23 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
         if (req.method === 'PATCH') {
           if ((body.data ?? {}).content !== undefined) throw bad('The content of a task cannot be updated.');
           taskFields(body.data ?? {}, task);
+          hooks.emit({ event_type: 'task.updated', id: { workspace_id: workspace, task_id: m[1]! }, actor });
           return { status: 200, body: { data: task } };
+        }
+      }
+      if (p === '/v2/webhooks' && req.method === 'GET') return { status: 200, body: { data: page([...hooks.webhooks.values()].map((h) => hooks.render(h)), q.get('limit'), q.get('offset')) } };
+      if (p === '/v2/webhooks' && req.method === 'POST') return { status: 200, body: { data: hooks.render(hooks.create(req.body), true) } };
+      if ((m = /^\/v2\/webhooks\/([0-9a-f-]{36})$/.exec(p))) {
+        const hook = hooks.get(m[1]!);
+        if (req.method === 'GET') return { status: 200, body: { data: hooks.render(hook) } };
+        if (req.method === 'DELETE') {
+          hooks.webhooks.delete(m[1]!);
+          return { status: 200, body: {} };
         }
       }
       return { status: 404, body: { status_code: 404, type: 'invalid_request_error', code: 'not_found', message: 'Not found.' } };
     } catch (err) {
-      if (err instanceof AttioError) return { status: err.status, body: { status_code: err.status, type: 'invalid_request_error', code: err.code, message: err.message } };
+      if (err instanceof AttioError || err instanceof AttioHookError) return { status: err.status, body: { status_code: err.status, type: 'invalid_request_error', code: err.code, message: err.message } };
       throw err;
     }
   }
@@ -432,18 +483,20 @@ export async function startAttioSimulator(opts: AttioSimulatorOptions = {}): Pro
     members,
     statuses,
     spec,
+    hooks,
+    objectIds,
     get: (object, id) => {
       const r = records.get(id);
       return r && !r.deleted && r.object === object ? r : undefined;
     },
-    create,
+    create: (object, values) => create(object, values),
     update(object, id, values) {
       const rec = live(object, id);
-      writeValues(object, rec, values, false);
+      update(object, rec, values);
       return rec;
     },
     remove(object, id) {
-      live(object, id).deleted = true;
+      remove(live(object, id));
     },
     addAttribute(object, def) {
       a(object, def.slug, def.type, { title: def.title, system: false });

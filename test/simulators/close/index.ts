@@ -19,7 +19,9 @@ import {
 import { loadCloseSpecCheck, type SpecViolation } from './spec';
 import { fixedWindow } from '../shared/fixed-window';
 
+import { CloseHookError, CloseHooks } from './hooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation };
+export { closeHookHeaders } from './hooks';
 
 export type Obj = Record<string, unknown> & { id: string };
 export type Kind = 'lead' | 'contact' | 'opportunity' | 'task' | 'note' | 'call' | 'meeting';
@@ -86,6 +88,8 @@ export interface CloseSimulator {
   readonly users: Obj[];
   readonly pipelines: { id: string; name: string; statuses: Obj[] }[];
   readonly events: CloseEventRecord[];
+  /** Webhook subscriptions and the deliveries sent to them (test/simulators/close/hooks.ts). */
+  readonly hooks: CloseHooks;
   readonly specAvailable: boolean;
   readonly specViolations: SpecViolation[];
   readonly specUndocumented: { method: string; path: string }[];
@@ -163,11 +167,14 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
   const leadStatus = { id: newId('stat'), label: 'Potential' };
 
   const copy = (o: Obj): Obj => structuredClone(o);
+  const hooks = new CloseHooks(newId, () => stamp(clock.now()), () => Math.floor(clock.now() / 1000));
+  /** An event as the event log and webhooks show it. */
+  const eventView = ({ at: _at, ...e }: CloseEventRecord) => ({ ...e, organization_id: ORG, user_id: users[0]!.id, request_id: null, meta: {} });
 
   function emit(kind: Kind, action: CloseEventRecord['action'], data: Obj | null, previous: Obj | null, changed: string[] = []) {
     const at = nowMs();
     const obj = (data ?? previous)!;
-    events.push({
+    const event: CloseEventRecord = {
       id: newId('ev'),
       object_type: EVENT_TYPE[kind],
       object_id: obj.id,
@@ -179,7 +186,9 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
       data: data && copy(data),
       previous_data: previous && copy(previous),
       changed_fields: changed,
-    });
+    };
+    events.push(event);
+    hooks.deliver(eventView(event));
   }
 
   // ------------------------------------------------------------ views (what the API answers)
@@ -402,17 +411,37 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     const data = matching.slice(start, start + limit);
     const more = start + limit < matching.length;
     return {
-      data: data.map(({ at: _at, ...e }) => ({
-        ...e,
-        ...(sim.eventsWithoutData ? { data: undefined, previous_data: undefined } : {}),
-        organization_id: ORG,
-        user_id: users[0]!.id,
-        request_id: null,
-        meta: {},
-      })),
+      data: data.map((e) => ({ ...eventView(e), ...(sim.eventsWithoutData ? { data: undefined, previous_data: undefined } : {}) })),
       cursor_next: more ? Buffer.from(data[data.length - 1]!.id).toString('base64url') : null,
       cursor_previous: null,
     };
+  }
+
+  /** `/webhook/` and `/webhook/{id}/`: subscriptions, validated as Close validates them. */
+  function webhookRoute(req: SimRequest, path: string): SimResponse {
+    const body = (req.bodyError ? undefined : req.body) as Record<string, unknown> | undefined;
+    try {
+      if (path === 'webhook') {
+        if (req.method === 'GET') return ok({ data: [...hooks.subscriptions.values()].map((h) => hooks.render(h)), has_more: false });
+        if (req.method === 'POST') {
+          if (!body || typeof body !== 'object' || Array.isArray(body)) return { status: 400, body: { error: 'Invalid JSON body.' } };
+          return { status: 201, body: hooks.render(hooks.create(body), true) };
+        }
+        return { status: 405, body: { error: 'Method not allowed.' } };
+      }
+      const sub = hooks.subscriptions.get(path.slice('webhook/'.length));
+      if (!sub) return { status: 404, body: { error: 'Empty query: webhook subscription matching query does not exist.' } };
+      if (req.method === 'GET') return ok(hooks.render(sub));
+      if (req.method === 'PUT') return ok(hooks.render(hooks.update(sub, body ?? {})));
+      if (req.method === 'DELETE') {
+        hooks.subscriptions.delete(sub.id);
+        return ok({});
+      }
+      return { status: 405, body: { error: 'Method not allowed.' } };
+    } catch (err) {
+      if (err instanceof CloseHookError) return { status: 400, body: err.body };
+      throw err;
+    }
   }
 
   const limit = fixedWindow(clock, opts.rateLimit?.perWindow ?? 20, (opts.rateLimit?.windowSeconds ?? 1) * 1000);
@@ -439,6 +468,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     if (req.method === 'GET' && path === 'user') return ok(page(users, q));
     if (req.method === 'GET' && path === 'pipeline') return ok({ data: pipelines, has_more: false });
     if (req.method === 'GET' && path === 'event') return ok(listEvents(q));
+    if (path === 'webhook' || path.startsWith('webhook/')) return webhookRoute(req, path);
     const cf = /^custom_field\/(contact|lead|opportunity)$/.exec(path);
     if (cf && req.method === 'GET') return ok(page(customFields[cf[1] as FieldEntity], q));
 
@@ -512,6 +542,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     users,
     pipelines,
     events,
+    hooks,
     specAvailable: spec.available,
     specViolations: spec.violations,
     specUndocumented: spec.undocumented,
