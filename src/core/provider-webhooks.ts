@@ -324,8 +324,11 @@ export class ProviderWebhookService {
    */
   private async receiveApp(provider: string, appKey: string, req: IncomingWebhook, refused: (why: string) => AppError): Promise<ReceiveOutcome> {
     const rows = await this.repo.ofApp(provider, appKey);
+    // Each connection read once per request (a burst of requests reads them hundreds of times).
+    const connections = new Map<string, Promise<ConnectionRow | undefined>>();
+    const connectionOf = (id: string) => connections.get(id) ?? connections.set(id, this.controlPlane.findConnectionById(id)).get(id)!;
     // Every row of an address belongs to one project and provider: any of them says how to verify.
-    const first = rows.length ? await this.controlPlane.findConnectionById(rows[0]!.connectionId) : undefined;
+    const first = rows.length ? await connectionOf(rows[0]!.connectionId) : undefined;
     const hooks = first ? this.contexts.adapterOf(first).appWebhooks : undefined;
     if (!first || !hooks) throw refused('unknown address');
     const body = this.verifiedBody(hooks, req, await this.appSecretOf?.(first.projectId, provider), refused);
@@ -336,7 +339,7 @@ export class ProviderWebhookService {
     let known = 0;
     for (const { accountId, notice } of parts) {
       for (const row of rows.filter((r) => r.remoteIds.accountId === accountId)) {
-        const connection = await this.controlPlane.findConnectionById(row.connectionId);
+        const connection = await connectionOf(row.connectionId);
         if (!connection) continue;
         known++;
         const applied = await this.apply(row, connection, notice);

@@ -7,7 +7,10 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createGitlabAdapter } from '../../src/providers/gitlab';
 import { createLinearAdapter } from '../../src/providers/linear';
+import { helpscoutSignature, helpscoutWebhooks } from '../../src/providers/helpscout/webhooks';
 import { hubspotAppWebhooks, hubspotSignatureV3, hubspotSignedUri } from '../../src/providers/hubspot/webhooks';
+import { createIntercomAdapter } from '../../src/providers/intercom';
+import { intercomSignature } from '../../src/providers/intercom/webhooks';
 import { jiraWebhooks } from '../../src/providers/jira/webhooks';
 import { pipedriveBasicAuth, pipedriveWebhooks } from '../../src/providers/pipedrive/webhooks';
 import { createAttioAdapter } from '../../src/providers/attio';
@@ -16,6 +19,7 @@ import type { AdapterContext, IncomingWebhook } from '../../src/providers/types'
 
 const gitlab = createGitlabAdapter().webhooks!;
 const linear = createLinearAdapter().webhooks!;
+const intercom = createIntercomAdapter().appWebhooks!;
 const req = (headers: Record<string, string>, body: string, extra: Partial<IncomingWebhook> = {}): IncomingWebhook => ({ headers, rawBody: Buffer.from(body), ...extra });
 
 describe('GitLab', () => {
@@ -165,5 +169,52 @@ describe('Close', () => {
     expect(closeWebhooks.fetchChanged!.objectTypes).toEqual(['crm.company', 'crm.contact', 'crm.deal', 'crm.task', 'crm.note']);
     expect(parse('activity.call', 'created').streams).toEqual(['crm.engagement']);
     expect(parse('activity.email', 'created')).toEqual({ deliveryId: 'ev_1', streams: [] });
+  });
+});
+
+describe('Intercom', () => {
+  const secret = 'ic-client-secret';
+  const note = (o: Record<string, unknown> = {}) => JSON.stringify({ type: 'notification_event', id: 'notif_1', topic: 'ticket.note.created', app_id: 'ws1', created_at: 1_700_000_000, data: { item: { type: 'ticket', id: '7' } }, ...o });
+  it('checks sha1= + hex HMAC-SHA1 of the body with the client secret, and reads the signed time from the body', () => {
+    const body = note();
+    expect(intercomSignature(secret, body)).toBe(`sha1=${createHmac('sha1', secret).update(body).digest('hex')}`);
+    expect(intercom.verify(req({ 'x-hub-signature': intercomSignature(secret, body) }, body), secret)).toEqual({ signedAt: 1_700_000_000_000 });
+    expect(intercom.verify(req({ 'x-hub-signature': intercomSignature('other', body) }, body), secret)).toBeNull();
+    expect(intercom.verify(req({ 'x-hub-signature': intercomSignature(secret, body) }, `${body} `), secret)).toBeNull();
+    // Hex without the `sha1=` prefix is not Intercom's header.
+    expect(intercom.verify(req({ 'x-hub-signature': createHmac('sha1', secret).update(body).digest('hex') }, body), secret)).toBeNull();
+    const untimed = note({ created_at: undefined });
+    expect(intercom.verify(req({ 'x-hub-signature': intercomSignature(secret, untimed) }, untimed), secret)!.signedAt).toBeNaN();
+  });
+  it('routes by app_id; ticket parts also run the comment stream; other topics change nothing', () => {
+    expect(intercom.parse(req({}, ''), JSON.parse(note()))).toEqual([{ accountId: 'ws1', notice: { deliveryId: 'notif_1', streams: ['ticketing.ticket', 'ticketing.comment'] } }]);
+    expect(intercom.parse(req({}, ''), JSON.parse(note({ topic: 'ticket.state.updated' })))).toEqual([{ accountId: 'ws1', notice: { deliveryId: 'notif_1', streams: ['ticketing.ticket'] } }]);
+    expect(intercom.parse(req({}, ''), JSON.parse(note({ topic: 'conversation.admin.replied' })))![0]!.notice.streams).toEqual([]);
+    expect(intercom.parse(req({}, ''), JSON.parse(note({ app_id: undefined })))).toBeNull();
+    expect(intercom.parse(req({}, ''), { type: 'something_else' })).toBeNull();
+  });
+});
+
+describe('Help Scout', () => {
+  const secret = 'hs-secret';
+  const signed = (event: string, body: string) => req({ 'x-helpscout-event': event, 'x-helpscout-signature': helpscoutSignature(secret, body) }, body);
+  it('checks the base64 HMAC-SHA1 of the body; a delivery is its event and body', () => {
+    const body = '{"id":5,"status":"active"}';
+    expect(helpscoutSignature(secret, body)).toBe(createHmac('sha1', secret).update(body).digest('base64'));
+    expect(helpscoutWebhooks.verify(signed('convo.status', body), secret)).toEqual({ signedAt: null });
+    expect(helpscoutWebhooks.verify(signed('convo.status', body), 'other')).toBeNull();
+    expect(helpscoutWebhooks.verify({ ...signed('convo.status', body), rawBody: Buffer.from(`${body} `) }, secret)).toBeNull();
+    const a = helpscoutWebhooks.parse(signed('convo.status', body), JSON.parse(body))!;
+    expect(a.streams).toEqual(['ticketing.ticket']);
+    expect(helpscoutWebhooks.parse(signed('convo.status', body), JSON.parse(body))!.deliveryId).toBe(a.deliveryId);
+    expect(helpscoutWebhooks.parse(signed('convo.tags', body), JSON.parse(body))!.deliveryId).not.toBe(a.deliveryId);
+    expect(helpscoutWebhooks.parse(req({}, body), JSON.parse(body))).toBeNull();
+  });
+  it('marks deleted conversations and customers at once; a deleted tag (keyed by name here) runs the tag stream', () => {
+    expect(helpscoutWebhooks.parse(signed('convo.deleted', '{"id":5}'), { id: 5 })).toMatchObject({ streams: [], deleted: [{ objectType: 'ticketing.ticket', remoteId: '5' }] });
+    expect(helpscoutWebhooks.parse(signed('customer.deleted', '{"id":9}'), { id: 9 })).toMatchObject({ streams: [], deleted: [{ objectType: 'ticketing.contact', remoteId: '9' }] });
+    expect(helpscoutWebhooks.parse(signed('tag.deleted', '{"id":3}'), { id: 3 })).toMatchObject({ streams: ['ticketing.tag'] });
+    expect(helpscoutWebhooks.parse(signed('customer.updated', '{"id":9}'), { id: 9 })!.streams).toEqual(['ticketing.contact']);
+    expect(helpscoutWebhooks.parse(signed('satisfaction.ratings', '{"id":1}'), { id: 1 })!.streams).toEqual([]);
   });
 });

@@ -12,6 +12,10 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  // Intercom checks the address with a HEAD request when an app admin saves it (and refuses one that does
+  // not answer 2xx). The same answer for every address: it tells nothing about which exist.
+  app.head('/webhooks/providers/:provider/:routeKey', { config: { public: true }, schema: { hide: true, security: [] } }, async (_request, reply) => reply.status(200).send());
+
   app.post(
     '/webhooks/providers/:provider/:routeKey',
     {

@@ -1,6 +1,6 @@
 /**
- * Help Scout Mailbox API 2.0 adapter: manifest, HTTP profile, syncers, conversation writes and mailbox custom
- * fields. Mapping tables and behaviour: docs/providers/helpscout.md.
+ * Help Scout Mailbox API 2.0 adapter: manifest, HTTP profile, syncers, conversation writes, mailbox custom
+ * fields and webhooks. Mapping tables and behaviour: docs/providers/helpscout.md.
  */
 import type { AdapterContext, ProviderAdapter } from '../types';
 import { currentUser, resolveOptions, type HelpScoutAdapterOptions } from './api';
@@ -9,6 +9,7 @@ import { helpscoutHttpProfile } from './http';
 import { helpscoutManifest } from './manifest';
 import { helpscoutSyncers } from './sync';
 import { helpscoutTicketOperations } from './tickets';
+import { helpscoutWebhooks } from './webhooks';
 
 export { helpscoutManifest } from './manifest';
 export { helpscoutHttpProfile, helpscoutAuthHeaders, helpscoutErrorMessage } from './http';
@@ -24,6 +25,8 @@ export function createHelpScoutAdapter(options: HelpScoutAdapterOptions = {}): P
     syncers: helpscoutSyncers(),
     ticketing: helpscoutTicketOperations(o),
     customFields: helpscoutCustomFields,
+    // Real-time updates: a webhook created per connection (docs/providers/helpscout.md).
+    webhooks: helpscoutWebhooks,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Intercom REST API (2.14) adapter: tickets, ticket parts as comments, admins, teams, contacts,
- * companies, tags, and ticket type attributes for field mapping. Behaviour: docs/providers/intercom.md.
+ * companies, tags, ticket type attributes for field mapping, and the app's webhooks. Behaviour: docs/providers/intercom.md.
  */
 import type { AdapterContext, CustomFieldSupport, ProviderAdapter, RemoteField } from '../types';
 import { me, resolveOptions, ticketTypes, type IntercomAdapterOptions, type ResolvedOptions } from './api';
@@ -8,6 +8,7 @@ import { intercomHttpProfile } from './http';
 import { intercomManifest } from './manifest';
 import { intercomSyncers } from './sync';
 import { intercomTicketOperations } from './tickets';
+import { intercomAppWebhooks } from './webhooks';
 
 export { intercomManifest } from './manifest';
 export { intercomHttpProfile, intercomErrorMessage, INTERCOM_VERSION } from './http';
@@ -45,6 +46,8 @@ export function createIntercomAdapter(options: IntercomAdapterOptions = {}): Pro
     syncers: intercomSyncers(o),
     ticketing: intercomTicketOperations(o),
     customFields: customFields(o),
+    // Real-time updates: the app's webhooks, routed by workspace (docs/providers/intercom.md).
+    appWebhooks: intercomAppWebhooks(o),
   };
 }
 

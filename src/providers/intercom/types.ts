@@ -39,7 +39,8 @@ export interface IcTicket {
   open?: boolean;
   ticket_parts?: { ticket_parts?: IcTicketPart[] };
 }
-export interface IcAdmin { id: string; name?: string; email?: string; team_ids?: number[] }
+/** `app` only in `GET /me`: the workspace the token belongs to (`id_code` is the `app_id` of its webhooks). */
+export interface IcAdmin { id: string; name?: string; email?: string; team_ids?: number[]; app?: { id_code?: string } }
 export interface IcTeam { id: string; name?: string; admin_ids?: number[] }
 export interface IcTag { id: string; name?: string }
 export interface IcContact {

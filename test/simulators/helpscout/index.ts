@@ -10,12 +10,18 @@
  * Lists: HAL, `page` from 1, `_embedded.<name>`, `_links.next` while more follow, `page: {size, totalElements,
  * totalPages, number}`; 25 conversations a page, 50 of everything else (both configurable).
  * Creates answer 201 with `Resource-ID` and `Location`, and no body; updates 204.
+ * Webhooks (hooks.ts): created, listed, updated and deleted through `/v2/webhooks`; conversation events
+ * (`convo.created`, `convo.status`, `convo.assigned`, `convo.moved`, `convo.tags`, `convo.custom-fields`, replies,
+ * notes, `convo.deleted`), `customer.created` and `tag.created` are sent to the webhooks subscribed to them.
  * Rate limit: per account per minute (default 400), writes counting two; answers carry `X-RateLimit-Limit-Minute`
  * and `X-RateLimit-Remaining-Minute`; with `enforce`, a spent minute answers 429 with `X-RateLimit-Retry-After`.
  */
 import { checkBody, checkQuery, type Schema } from '../shared/contract-check';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { BODIES, QUERIES } from './contract';
+import { HelpScoutHooks } from './hooks';
+
+export { HelpScoutHooks, helpscoutHookHeaders, type SimHsWebhook } from './hooks';
 
 export { FaultController, SimClock };
 
@@ -67,6 +73,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   const customers = new Map<number, SimCustomer>();
   const conversations = new Map<number, SimConversation>();
   const files = new Map<number, Buffer>();
+  const hooks = new HelpScoutHooks();
   let origin = '';
 
   const addUser = (firstName: string, lastName: string, email: string) => {
@@ -77,11 +84,16 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   const addCustomer = (firstName: string, lastName: string, email: string | null, phone: string | null = null, at = now()) => {
     const c = { id: ++seq, firstName, lastName, email, phone, createdAt: at, updatedAt: at };
     customers.set(c.id, c);
+    // (Seeding happens before the shapes are defined, and before any webhook exists.)
+    if (hooks.webhooks.size) hooks.fire('customer.created', customerJson(c));
     return c;
   };
   const customerByEmail = (email: string) => [...customers.values()].find((c) => c.email === email) ?? addCustomer('', '', email);
   const ensureTag = (name: string) => {
-    if (!tags.has(name)) tags.set(name, { id: ++seq, name, createdAt: now(), updatedAt: now() });
+    if (tags.has(name)) return;
+    const t = { id: ++seq, name, createdAt: now(), updatedAt: now() };
+    tags.set(name, t);
+    if (hooks.webhooks.size) hooks.fire('tag.created', tagJson(t));
   };
 
   const me = addUser('Alex', 'Admin', 'alex@acme.example');
@@ -90,9 +102,11 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   mailboxes.set(support.id, support);
   const orderField = support.fields[0]!.id;
 
-  const touch = (c: SimConversation, byUser = true) => {
+  /** A change of a conversation, and the event Help Scout sends for it (none for a change it has no event for, e.g. the subject). */
+  const touch = (c: SimConversation, event?: string, byUser = true) => {
     c.modifiedAt = now();
     if (byUser) c.userUpdatedAt = now();
+    if (event && hooks.webhooks.size) hooks.fire(event, conversationJson(c, true), c.mailboxId);
   };
   const addThread = (c: SimConversation, t: Omit<SimThread, 'id' | 'createdAt'>, at = now()) => {
     const th = { ...t, id: ++seq, createdAt: at };
@@ -174,6 +188,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     closedAt: c.closedAt ? hsDate(c.closedAt) : null, createdAt: hsDate(c.createdAt), userUpdatedAt: hsDate(c.userUpdatedAt),
     ...(threads ? { _embedded: { threads: [...c.threads].reverse().map(threadJson) } } : {}),
   });
+  const tagJson = (t: { id: number; name: string; createdAt: number; updatedAt: number }) => ({ id: t.id, name: t.name, slug: t.name, color: '#929499', createdAt: hsDate(t.createdAt), updatedAt: hsDate(t.updatedAt) });
   const userJson = (u: SimUser) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email, role: 'user', createdAt: hsDate(u.createdAt), updatedAt: hsDate(u.updatedAt) });
   const customerJson = (c: SimCustomer) => ({
     id: c.id, firstName: c.firstName, lastName: c.lastName, createdAt: hsDate(c.createdAt), updatedAt: hsDate(c.updatedAt),
@@ -216,7 +231,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     const m = mailboxes.get(Number(id)) ?? notFound();
     return hal(req, 'fields', m.fields.map((f) => ({ ...f, required: false, order: 1, options: [] })), otherPage);
   });
-  on('GET', '/v2/tags', (req) => (checkQ(req, 'paged'), hal(req, 'tags', [...tags.values()].map((t) => ({ id: t.id, name: t.name, slug: t.name, color: '#929499', createdAt: hsDate(t.createdAt), updatedAt: hsDate(t.updatedAt) })), otherPage)));
+  on('GET', '/v2/tags', (req) => (checkQ(req, 'paged'), hal(req, 'tags', [...tags.values()].map(tagJson), otherPage)));
   on('GET', '/v2/customers', (req) => {
     checkQ(req, 'customers');
     const since = checkSince(req);
@@ -262,6 +277,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
       const byCustomer = t.type === 'customer';
       addThread(c, { type: t.type === 'reply' ? 'message' : t.type, body: t.text, by: byCustomer ? { id: customer.id, type: 'customer' } : { id: t.user ?? uid, type: 'user' }, customerId: t.type === 'note' ? null : customer.id, attachments: uploads(t.attachments) });
     }
+    hooks.fire('convo.created', conversationJson(c, true), c.mailboxId);
     return created('/v2/conversations', c.id);
   });
   on('PATCH', '/v2/conversations/{id}', (req, [id]) => {
@@ -269,6 +285,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     const c = conv(id!);
     const b = checkB(req, BODIES.patch);
     const v = b.value;
+    const events: Record<string, string> = { '/status': 'convo.status', '/mailboxId': 'convo.moved', '/assignTo': 'convo.assigned' };
     switch (b.path) {
       case '/subject': if (typeof v !== 'string') fail(400, 'Bad request', [{ path: 'value', message: 'must be a string' }]); c.subject = v; break;
       case '/status': if (!['active', 'pending', 'closed', 'spam'].includes(v as string)) fail(400, 'Bad request', [{ path: 'value', message: 'invalid status' }]); c.status = v as string; c.closedAt = v === 'closed' ? now() : null; break;
@@ -281,7 +298,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
         break;
       default: fail(400, 'Bad request', [{ path: 'path', message: 'unsupported path' }]);
     }
-    touch(c);
+    touch(c, events[b.path as string]);
     return { status: 204 };
   });
   on('PUT', '/v2/conversations/{id}/tags', (req, [id]) => {
@@ -289,7 +306,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     const c = conv(id!);
     c.tags = [...new Set(checkB(req, BODIES.tags).tags as string[])];
     c.tags.forEach(ensureTag);
-    touch(c);
+    touch(c, 'convo.tags');
     return { status: 204 };
   });
   on('PUT', '/v2/conversations/{id}/fields', (req, [id]) => {
@@ -300,12 +317,14 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
       if (!mb.fields.some((x) => x.id === f.id)) fail(400, 'Bad request', [{ path: 'fields', message: `Custom field ${f.id} not found in mailbox` }]);
       c.fields[f.id] = f.value;
     }
-    touch(c);
+    touch(c, 'convo.custom-fields');
     return { status: 204 };
   });
   on('DELETE', '/v2/conversations/{id}', (req, [id]) => {
     checkQ(req, 'none');
-    conversations.delete(conv(id!).id);
+    const c = conv(id!);
+    conversations.delete(c.id);
+    hooks.fire('convo.deleted', { id: c.id }, c.mailboxId);
     return { status: 204 };
   });
   const threadWrite = (kind: 'reply' | 'notes' | 'customer'): Handler => (req, [id], uid) => {
@@ -319,12 +338,36 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
       type: kind === 'reply' ? 'message' : kind === 'notes' ? 'note' : 'customer', body: b.text as string,
       by: kind === 'customer' ? { id: cust!, type: 'customer' } : { id: (b.user as number | undefined) ?? uid, type: 'user' }, customerId: kind === 'notes' ? null : (cust ?? c.customerId), attachments: uploads(b.attachments),
     });
-    touch(c);
+    touch(c, kind === 'reply' ? 'convo.agent.reply.created' : kind === 'notes' ? 'convo.note.created' : 'convo.customer.reply.created');
     return created(`/v2/conversations/${c.id}/threads`, th.id);
   };
   on('POST', '/v2/conversations/{id}/reply', threadWrite('reply'));
   on('POST', '/v2/conversations/{id}/notes', threadWrite('notes'));
   on('POST', '/v2/conversations/{id}/customer', threadWrite('customer'));
+  const hook = (id: string) => hooks.webhooks.get(Number(id)) ?? notFound();
+  const webhookOf = (b: Obj, id: number) => ({
+    id, url: b.url as string, events: [...new Set(b.events as string[])], secret: b.secret as string, notification: b.notification === true, label: (b.label as string | undefined) ?? null,
+    payloadVersion: 'V2' as const, mailboxIds: (b.mailboxIds as number[] | undefined) ?? [],
+  });
+  on('GET', '/v2/webhooks', (req) => (checkQ(req, 'paged'), hal(req, 'webhooks', [...hooks.webhooks.values()].map((h) => hooks.render(h, origin)), otherPage)));
+  on('POST', '/v2/webhooks', (req) => {
+    checkQ(req, 'none');
+    const h = webhookOf(checkB(req, BODIES.webhook), ++seq);
+    hooks.webhooks.set(h.id, h);
+    return created('/v2/webhooks', h.id);
+  });
+  on('GET', '/v2/webhooks/{id}', (req, [id]) => (checkQ(req, 'none'), { status: 200, body: hooks.render(hook(id!), origin) }));
+  on('PUT', '/v2/webhooks/{id}', (req, [id]) => {
+    checkQ(req, 'none');
+    const h = hook(id!);
+    hooks.webhooks.set(h.id, webhookOf(checkB(req, BODIES.webhook), h.id));
+    return { status: 204 };
+  });
+  on('DELETE', '/v2/webhooks/{id}', (req, [id]) => {
+    checkQ(req, 'none');
+    hooks.webhooks.delete(hook(id!).id);
+    return { status: 204 };
+  });
   on('GET', '/v2/attachments/{id}/data', (_req, [id]) => ({ status: 200, body: { data: (files.get(Number(id)) ?? notFound()).toString('base64') } }));
 
   const authOf = (req: SimRequest) => {
@@ -375,6 +418,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     clock,
     contractViolations,
     conversations,
+    hooks,
     acceptToken(token: string) {
       tokens.set(token, me.id);
     },
@@ -383,16 +427,26 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
       return c ? conversationJson(c, true) : undefined;
     },
     /** A change made in Help Scout's UI. */
-    updateConversationRemotely(id: number, patch: { subject?: string; status?: string; fields?: Record<number, string> }) {
+    updateConversationRemotely(id: number, patch: { subject?: string; status?: string; fields?: Record<number, string>; tags?: string[] }) {
       const c = conversations.get(id) ?? notFound();
       if (patch.subject !== undefined) c.subject = patch.subject;
       if (patch.status !== undefined) c.status = patch.status;
       if (patch.fields) Object.assign(c.fields, patch.fields);
+      if (patch.tags) {
+        c.tags = [...new Set(patch.tags)];
+        c.tags.forEach(ensureTag);
+      }
       touch(c);
+      // Help Scout has an event per kind of change (none for the subject).
+      if (patch.status !== undefined) hooks.fire('convo.status', conversationJson(c, true), c.mailboxId);
+      if (patch.fields) hooks.fire('convo.custom-fields', conversationJson(c, true), c.mailboxId);
+      if (patch.tags) hooks.fire('convo.tags', conversationJson(c, true), c.mailboxId);
       return c;
     },
     deleteConversationRemotely(id: number) {
+      const c = conversations.get(id);
       conversations.delete(id);
+      if (c) hooks.fire('convo.deleted', { id: c.id }, c.mailboxId);
     },
     /** `n` conversations from one customer, each with `threadsPerConversation` threads, a second apart and a day old. */
     seedConversations(n: number, o: { threadsPerConversation?: number } = {}) {
@@ -411,7 +465,11 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
       }
       return ids;
     },
-    close: () => server.close(),
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }
 

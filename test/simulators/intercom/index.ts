@@ -13,11 +13,18 @@
  * Endpoints: GET /me, /admins, /teams, /tags, /contacts (cursor: per_page, starting_after), /ticket_types;
  * POST /companies/list (page, per_page, order; sorted by `last_request_at`, newest first), GET /companies/{id}; POST /tickets, GET/PUT/DELETE /tickets/{id},
  * POST /tickets/{id}/reply, POST /tickets/search (updated_at / created_at filters, cursor pages).
+ *
+ * App webhooks (`appWebhooks`, set as the Developer Hub would): ticket topics (`ticket.created`,
+ * `ticket.state.updated`, `ticket.attribute.updated`, `ticket.admin.assigned`, `ticket.admin.replied`,
+ * `ticket.contact.replied`, `ticket.note.created`) sent for changes made through the API or `…Remotely`.
  */
 import { randomUUID } from 'node:crypto';
 import { specPath } from '../../support/provider-specs';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { loadOpenApiCheck, type KnownDeviation } from '../shared/openapi-check';
+import { IntercomAppWebhooks } from './hooks';
+
+export { IntercomAppWebhooks, intercomHookHeaders, type IntercomAppSettings } from './hooks';
 
 type Obj = Record<string, unknown>;
 
@@ -91,6 +98,9 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
   const companies = new Map<string, SimCompany>();
   const types = new Map<string, SimType>();
   const tickets = new Map<string, SimTicket>();
+  // The workspace's id (`app.id_code` of GET /me, `app_id` of its notifications).
+  const appWebhooks = new IntercomAppWebhooks('acme');
+  const notify = (topic: string, t: SimTicket) => appWebhooks.notify(topic, ticketJson(t, true));
 
   const addAdmin = (name: string, email: string, teamIds: number[] = []) => {
     const a = { id: nextId(), name, email, teamIds };
@@ -279,6 +289,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       if (assignment?.admin_assignee_id !== undefined && !admins.has(assignment.admin_assignee_id)) err(400, 'parameter_invalid', 'Admin not found', 'assignment.admin_assignee_id');
       const attrs = checkAttrs(type, b.ticket_attributes);
       const t = createTicket(type.id, contactIds, { ...Object.fromEntries(type.attrs.map((a) => [a.name, null])), ...attrs }, assignment?.admin_assignee_id ?? '0');
+      notify('ticket.created', t);
       return { status: 200, body: ticketJson(t, true) };
     }
     if ((r = /^\/tickets\/([^/]+)$/.exec(p))) {
@@ -298,9 +309,13 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
           if (b.assignee_id !== '0' && !admins.has(String(b.assignee_id))) err(400, 'parameter_invalid', 'Admin not found', 'assignee_id');
         }
         Object.assign(t.attrs, attrs);
+        const before = { stateId: t.stateId, assignee: t.adminAssigneeId };
         if (typeof b.ticket_state_id === 'string') t.stateId = b.ticket_state_id;
         if (typeof b.assignee_id === 'string') t.adminAssigneeId = b.assignee_id;
         t.updatedAt = unix();
+        if (Object.keys(attrs).length) notify('ticket.attribute.updated', t);
+        if (t.stateId !== before.stateId) notify('ticket.state.updated', t);
+        if (t.adminAssigneeId !== before.assignee) notify('ticket.admin.assigned', t);
         return { status: 200, body: ticketJson(t, true) };
       }
     }
@@ -317,6 +332,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
         author = { type: 'user', id: c.id };
       }
       const part = addPart(t, { type: b.message_type === 'note' ? 'note' : 'comment', body: b.body as string, author, attachments: [] });
+      notify(part.type === 'note' ? 'ticket.note.created' : author.type === 'admin' ? 'ticket.admin.replied' : 'ticket.contact.replied', t);
       return { status: 200, body: partJson(part) };
     }
     return err(404, 'not_found', 'Resource Not Found');
@@ -372,6 +388,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
     specAvailable: spec.available,
     specViolations: spec.violations,
     specUndocumented: spec.undocumented,
+    appWebhooks,
     ticketJson: (id: string) => {
       const t = tickets.get(id);
       return t ? ticketJson(t, true) : undefined;
@@ -399,6 +416,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       const t = ticketOf(id);
       Object.assign(t.attrs, attrs);
       t.updatedAt = unix() + 1;
+      notify('ticket.attribute.updated', t);
     },
     /** Accepts an access token issued elsewhere (the OAuth simulator standing in for app.intercom.com). */
     acceptToken(token: string) {
@@ -420,7 +438,11 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       }
       return ids;
     },
-    close: () => server.close(),
+    async close() {
+      appWebhooks.sender.enabled = false;
+      await appWebhooks.sender.settle();
+      await server.close();
+    },
   };
 }
 
