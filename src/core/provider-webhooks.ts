@@ -19,6 +19,7 @@ import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider
 import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
 import type { UnifiedRepo } from '../store/unified.repo';
 import { toRows } from './unified/records';
+import { unifiedId } from './unified/ids';
 
 export interface ProviderWebhookLogger {
   info(obj: object, msg: string): void;
@@ -45,8 +46,11 @@ export class ProviderWebhookService {
   private readonly sending = new Map<string, { again: boolean }>();
   /** When each webhook's `last_received_at` was last written by this process (a burst writes it once a second). */
   private readonly touched = new Map<string, number>();
-  /** Sends (and reads by id, with the ids gathered) waiting for a burst to end, by connection and stream or object type. */
-  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Set<string> }>();
+  /**
+   * Sends (and reads by id, with the ids gathered) waiting for a burst to end, by connection and stream or object type.
+   * Per id, the parts its changes touched (`WebhookNotice.changed[].parts`), or null: read it in full.
+   */
+  private readonly pending = new Map<string, { first: number; timer: NodeJS.Timeout; ids: Map<string, Set<string> | null> }>();
   /** Reads by id under way, per connection: a connection's deletion waits for them (their upserts would race it). */
   private readonly reading = new Map<string, Set<Promise<void>>>();
   /** When this process last tried to create the webhook of a connection that has none (`registerMissing`). */
@@ -313,7 +317,7 @@ export class ProviderWebhookService {
     const runs = streams.filter((s) => !syncers.get(s)!.objectTypes.every((t) => readTypes.has(t)));
     if (connection.status === 'valid') {
       for (const stream of runs) this.queue(connection.id, stream);
-      for (const c of byId) this.queueRead(connection.id, c.objectType, c.remoteId);
+      for (const c of byId) this.queueRead(connection.id, c.objectType, c.remoteId, c.parts);
     }
     return streams;
   }
@@ -363,9 +367,9 @@ export class ProviderWebhookService {
     this.debounce(`${connectionId}:${stream}`, () => void this.send(connectionId, stream));
   }
 
-  /** Gathers the ids of changed objects of a type over a burst (as `queue`), then reads them by id. */
-  private queueRead(connectionId: string, objectType: string, remoteId: string): void {
-    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => this.track(connectionId, this.readChanged(connectionId, objectType, ids)), remoteId);
+  /** Gathers the ids of changed objects of a type (and the parts changed) over a burst (as `queue`), then reads them by id. */
+  private queueRead(connectionId: string, objectType: string, remoteId: string, parts: string[] | undefined): void {
+    this.debounce(`${connectionId}:${objectType}:by id`, (ids) => this.track(connectionId, this.readChanged(connectionId, objectType, ids)), { id: remoteId, parts });
   }
 
   private track(connectionId: string, read: Promise<void>): void {
@@ -378,38 +382,56 @@ export class ProviderWebhookService {
     read.then(done, done);
   }
 
-  private debounce(key: string, fire: (ids: string[]) => void, id?: string): void {
+  private debounce(key: string, fire: (ids: Map<string, Set<string> | null>) => void, changed?: { id: string; parts: string[] | undefined }): void {
     const now = Date.now();
-    const pending = this.pending.get(key);
+    let pending = this.pending.get(key);
     if (pending) {
-      if (id !== undefined) pending.ids.add(id);
       if (now - pending.first < this.maxWaitMs) pending.timer.refresh();
-      return;
+    } else {
+      const ids = new Map<string, Set<string> | null>();
+      const timer = setTimeout(() => {
+        this.pending.delete(key);
+        fire(ids);
+      }, this.debounceMs);
+      pending = { first: now, timer, ids };
+      this.pending.set(key, pending);
     }
-    const ids = new Set(id === undefined ? [] : [id]);
-    const timer = setTimeout(() => {
-      this.pending.delete(key);
-      fire([...ids]);
-    }, this.debounceMs);
-    this.pending.set(key, { first: now, timer, ids });
+    if (!changed) return;
+    // One change that needs the whole object makes the read whole; otherwise the parts add up.
+    const had = pending.ids.get(changed.id);
+    pending.ids.set(changed.id, had === null || !changed.parts ? null : new Set([...(had ?? []), ...changed.parts]));
   }
 
   /**
    * Reads changed objects by id and saves them with their record events. If the read fails, the stream that holds
    * their type runs instead (the change is not lost either way: the scheduled sync reads it too).
    */
-  private async readChanged(connectionId: string, objectType: string, remoteIds: string[]): Promise<void> {
+  private async readChanged(connectionId: string, objectType: string, changed: Map<string, Set<string> | null>): Promise<void> {
     const connection = await this.controlPlane.findConnectionById(connectionId).catch(() => undefined);
     if (!connection || connection.status !== 'valid') return;
     const { adapter, ctx } = this.contexts.forConnection(connection, { background: true });
+    const remoteIds = [...changed.keys()];
     try {
-      const records = await adapter.webhooks!.fetchChanged!.fetch(ctx, objectType, remoteIds);
+      const parts = await this.partsOfStored(connection, objectType, changed);
+      const records = await adapter.webhooks!.fetchChanged!.fetch(ctx, objectType, remoteIds, parts.size ? parts : undefined);
       await this.unified.upsert(toRows(connection, records, null));
     } catch (err) {
       this.logger?.warn({ connectionId, objectType, err: { message: (err as Error).message } }, 'reading the objects a provider webhook named failed; their stream runs instead');
       const stream = adapter.syncers.find((s) => s.objectTypes.includes(objectType));
       if (stream) this.queue(connectionId, stream.key);
     }
+  }
+
+  /**
+   * The parts to read of objects already stored; one never stored (or a read that failed before it was saved) is
+   * read in full, as the fields a partial read leaves out have no stored value to keep.
+   */
+  private async partsOfStored(connection: ConnectionRow, objectType: string, changed: Map<string, Set<string> | null>): Promise<Map<string, string[]>> {
+    const partial = [...changed].filter((e): e is [string, Set<string>] => e[1] !== null);
+    if (!partial.length) return new Map();
+    const ids = new Map(partial.map(([remoteId]) => [unifiedId(connection.id, objectType, remoteId), remoteId]));
+    const stored = new Set((await this.unified.findMany(connection.id, [...ids.keys()], { remoteData: false })).map((r) => ids.get(r.id)));
+    return new Map(partial.filter(([remoteId]) => stored.has(remoteId)).map(([remoteId, parts]) => [remoteId, [...parts]]));
   }
 
   /** At most one send at a time per connection and stream; one asked for meanwhile follows it. */

@@ -68,10 +68,12 @@ export class JobRunner {
         : new PgBoss({
             db: {
               // A job still running when the queue stops (its slice outlasted the graceful stop) reports after the
-              // database closed: dropped, as the stream's heartbeat has it taken over at the next start.
+              // database closed: dropped, as the stream's heartbeat has it taken over at the next start. Answered
+              // as pg-boss's own closed pool answers (no result): its completion and failure of a job, which its
+              // worker does not await, read `rows[0]` of any result and would throw an unhandled rejection.
               executeSql: (text: string, values?: unknown[]) =>
                 database.executeSql(text, values).catch((err: unknown) => {
-                  if (this.stopping) return { rows: [] };
+                  if (this.stopping) return undefined as unknown as { rows: Record<string, unknown>[] };
                   throw err;
                 }),
             },

@@ -14,6 +14,11 @@ export interface UnifiedRecord {
   deleted?: boolean;
   /** The object this one belongs to (the ticket of a comment, the comment of an attachment). */
   parent?: { objectType: string; remoteId: string };
+  /**
+   * Unified fields a partial read (`ProviderWebhooks.fetchChanged` with `parts`) did not cover (Front's description,
+   * from the messages): the stored values are kept.
+   */
+  unread?: string[];
 }
 
 /** What an adapter call gets: the connection, its authenticated HTTP client and the id function. */
@@ -229,8 +234,10 @@ export interface WebhookNotice {
    * Objects the request says were created or changed. Those of a type the adapter reads by id
    * (`ProviderWebhooks.fetchChanged`) are read and saved directly, and a stream whose every type is read so is not
    * run: a bulk read by id is quicker than an incremental run (Zendesk's exports are paced at 10 calls a minute).
+   * `parts`: what of the object the change touched, in the adapter's own words (Front: `comment:<id>`, `inboxes`;
+   * `[]`: the object alone), so that only that is read; absent: the object in full.
    */
-  changed?: { objectType: string; remoteId: string }[];
+  changed?: { objectType: string; remoteId: string; parts?: string[] }[];
 }
 
 /**
@@ -266,11 +273,13 @@ export interface ProviderWebhooks {
    * Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync.
    * `alsoReads`: per type read, the types a read of it also returns in full (Front: a conversation's comments
    * and their attachments), which then need no stream run either.
+   * `parts`: per remote id, the parts its changes touched (the union of their `parts`), for objects already stored;
+   * an id without an entry is read in full. Fields a partial read leaves out are named in `UnifiedRecord.unread`.
    */
   fetchChanged?: {
     objectTypes: readonly string[];
     alsoReads?: Readonly<Record<string, readonly string[]>>;
-    fetch(ctx: AdapterContext, objectType: string, remoteIds: string[]): Promise<UnifiedRecord[]>;
+    fetch(ctx: AdapterContext, objectType: string, remoteIds: string[], parts?: ReadonlyMap<string, readonly string[]>): Promise<UnifiedRecord[]>;
   };
   /**
    * A verified request that only checks the address (Front's `x-front-challenge` when an app's webhook is

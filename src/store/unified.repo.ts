@@ -7,7 +7,10 @@ import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
 import { keysetPage, whereAll, type Keyset, type Page, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
-export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'viewJson'>;
+export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'viewJson'> & {
+  /** Fields of `data` the read did not cover: a stored object keeps its values of them (`UnifiedRecord.unread`). */
+  keepData?: string[] | null;
+};
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -78,13 +81,23 @@ export class UnifiedRepo {
         remote_updated_at: r.remoteUpdatedAt ?? null,
         remote_was_deleted: r.remoteWasDeleted ?? false,
         last_seen_run: r.lastSeenRun ?? null,
+        ...(r.keepData?.length ? { keep_data: r.keepData } : {}),
       }));
-      const result = await this.db.execute(sql`
-        with incoming as (
-          select * from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(
+      const recordset = sql`jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as x(
             id uuid, project_id uuid, connection_id uuid, object_type text, remote_id text, parent_id uuid, data jsonb,
-            remote_data jsonb, remote_created_at timestamptz, remote_updated_at timestamptz, remote_was_deleted boolean, last_seen_run uuid)
-        ),
+            remote_data jsonb, remote_created_at timestamptz, remote_updated_at timestamptz, remote_was_deleted boolean, last_seen_run uuid, keep_data jsonb)`;
+      // Rows read in part take the fields they did not read from the stored object (only then is it joined).
+      const incoming = chunk.some((r) => 'keep_data' in r)
+        ? sql`select x.id, x.project_id, x.connection_id, x.object_type, x.remote_id, x.parent_id,
+              case when x.keep_data is null or u.data is null then x.data
+                   else x.data || coalesce((select jsonb_object_agg(k, u.data -> k) from jsonb_array_elements_text(x.keep_data) as k where u.data ? k), '{}'::jsonb)
+              end as data,
+              x.remote_data, x.remote_created_at, x.remote_updated_at, x.remote_was_deleted, x.last_seen_run
+            from ${recordset}
+            left join unified_objects u on x.keep_data is not null and u.connection_id = x.connection_id and u.object_type = x.object_type and u.remote_id = x.remote_id`
+        : sql`select * from ${recordset}`;
+      const result = await this.db.execute(sql`
+        with incoming as (${incoming}),
         previous as (
           select u.connection_id, u.object_type, u.remote_id, u.data, u.remote_was_deleted from unified_objects u
           join incoming i on u.connection_id = i.connection_id and u.object_type = i.object_type and u.remote_id = i.remote_id

@@ -56,11 +56,19 @@ describeWebhooksIn<FrontSimulator>({
   },
   sampleRemoteId: 'cnv_1',
   signsTime: true,
+  // A comment (what `change` makes) is named by a `comment` event on its conversation; a conversation by a `tag` event.
   body: (remoteId, deliveryId, at = new Date()) =>
     JSON.stringify({
-      type: 'tag_added',
+      type: remoteId.startsWith('com_') ? 'new_comment_added' : 'tag_added',
       authorization: { id: 'cmp_1a2b3' },
-      payload: { _links: { self: `https://api2.frontapp.com/events/${deliveryId}` }, id: deliveryId, type: 'tag', emitted_at: at.getTime() / 1000, conversation: { id: remoteId } },
+      payload: {
+        _links: { self: `https://api2.frontapp.com/events/${deliveryId}` },
+        id: deliveryId,
+        emitted_at: at.getTime() / 1000,
+        ...(remoteId.startsWith('com_')
+          ? { type: 'comment', target: { _meta: { type: 'comment' }, data: { id: remoteId } }, conversation: { id: conversations[0] } }
+          : { type: 'tag', conversation: { id: remoteId } }),
+      },
     }),
   sign: (secret, body, at) => frontHookHeaders(secret, body, at.getTime()),
   providerCalls: (sim) => sim.requests.length,
@@ -71,6 +79,92 @@ describeWebhooksIn<FrontSimulator>({
     runs: sim.requests.filter((r) => r.method === 'GET' && (r.path === '/conversations' || r.path === '/events')).length,
   }),
   more(get) {
+    /** Front calls made for one change in Front: from the change until its read is saved, and a moment after (a stream run would start then). */
+    const callsFor = async (act: () => void, saved: () => Promise<boolean>) => {
+      const { sim } = get();
+      const before = sim.requests.length;
+      act();
+      for (const end = Date.now() + 60_000; !(await saved()); ) {
+        if (Date.now() > end) throw new Error('the change was not saved');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 1500));
+      return sim.requests
+        .slice(before)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort();
+    };
+    const stored = async (objectType: string, remoteId: string) => {
+      const { server, connectionId } = get();
+      const rows = await server.sql('select data, remote_was_deleted from unified_objects where connection_id = $1 and object_type = $2 and remote_id = $3', [connectionId, objectType, remoteId]);
+      return rows[0] as { data: Record<string, unknown>; remote_was_deleted: boolean } | undefined;
+    };
+
+    it('a status change reads the conversation alone: one Front call, its description and inbox kept', async () => {
+      const { sim } = get();
+      const id = conversations[2]!;
+      const before = (await stored('ticketing.ticket', id))!.data;
+      expect(before.status).not.toBe('CLOSED');
+      expect(before.description).toEqual([expect.stringContaining('Question')]);
+      expect(before.project_id).toEqual(expect.any(String));
+      const calls = await callsFor(
+        () => sim.state.updateConversation(id, { status: 'archived' }),
+        async () => (await stored('ticketing.ticket', id))?.data.status === 'CLOSED',
+      );
+      expect(calls).toEqual([`GET /conversations/${id}`]);
+      const after = (await stored('ticketing.ticket', id))!.data;
+      expect(after.description).toEqual(before.description);
+      expect(after.project_id).toBe(before.project_id);
+    });
+
+    it('a comment event reads the conversation and that comment: two Front calls', async () => {
+      const { sim } = get();
+      const id = conversations[2]!;
+      let comment = '';
+      const calls = await callsFor(
+        () => (comment = sim.state.addComment(id, { body: `Noted ${randomUUID()}`, authorId: [...sim.state.teammates.keys()][0] ?? null }).id),
+        async () => Boolean(await stored('ticketing.comment', comment)),
+      );
+      expect(calls).toEqual([`GET /comments/${comment}`, `GET /conversations/${id}`]);
+    });
+
+    it('a message received reads the conversation and that message; a move reads its inboxes', async () => {
+      const { sim } = get();
+      const id = conversations[2]!;
+      let message = '';
+      const received = await callsFor(
+        () => (message = sim.state.receiveMessage({ conversationId: id, from: 'customer2@example.com', text: `Any news? ${randomUUID()}` }).id),
+        async () => Boolean(await stored('ticketing.comment', message)),
+      );
+      // Received in an archived conversation, Front reopens it too (a `reopen` event of the same burst).
+      expect(received).toEqual([`GET /conversations/${id}`, `GET /messages/${message}`]);
+      const before = (await stored('ticketing.ticket', id))!.data;
+      const inbox = sim.state.addInbox(`Escalations ${randomUUID().slice(0, 6)}`);
+      const moved = await callsFor(
+        () => sim.state.updateConversation(id, { inbox_id: inbox.id }),
+        async () => (await stored('ticketing.ticket', id))!.data.project_id !== before.project_id,
+      );
+      expect(moved).toEqual([`GET /conversations/${id}`, `GET /conversations/${id}/inboxes`]);
+      expect((await stored('ticketing.ticket', id))!.data.description).toEqual(before.description);
+    });
+
+    it('a conversation not stored yet is read in full (its description and inbox come from its messages and inboxes)', async () => {
+      const { sim } = get();
+      let conversation = '';
+      const calls = await callsFor(
+        () =>
+          (conversation = sim.state.receiveMessage({ inboxId: sim.state.conversation(conversations[0]!).inboxIds[0]!, from: 'newcomer@example.com', subject: 'First contact', text: 'Hello from a newcomer' }).conversationId),
+        async () => Boolean(await stored('ticketing.ticket', conversation)),
+      );
+      expect(calls).toEqual([
+        `GET /conversations/${conversation}`,
+        `GET /conversations/${conversation}/comments`,
+        `GET /conversations/${conversation}/inboxes`,
+        `GET /conversations/${conversation}/messages`,
+      ]);
+      expect((await stored('ticketing.ticket', conversation))!.data).toMatchObject({ description: ['Hello from a newcomer'], project_id: expect.any(String) });
+    });
+
     it('a rotated App secret given when the connection is authorised again replaces the stored one (same address)', async () => {
       const { server, sim, connectionId } = get();
       const url = sim.hooks.webhooks[0]!.url;

@@ -42,5 +42,6 @@ export function toRows(
     remoteUpdatedAt: r.remoteUpdatedAt,
     remoteWasDeleted: r.deleted ?? false,
     lastSeenRun: runId,
+    ...(r.unread?.length ? { keepData: r.unread } : {}),
   }));
 }
