@@ -48,6 +48,8 @@ const streams = sync.streamsOf((await controlPlane.findConnectionById(connection
 console.log(`${name} on ${bench.database}: ${records} records seeded, budgets ${budgets.map((b) => `${b.name} ${b.requests}/${+b.perSeconds.toFixed(3)} s`).join(', ')}${scale !== 1 ? ` (time-scaled ×${scale})` : ''}`);
 const callsBefore = account.requests.length;
 const started = Date.now();
+// CPU time of the whole process (Omniport and the in-process simulator): robust to a shared machine.
+const cpuBefore = process.cpuUsage();
 let synced = 0;
 let failed: string | undefined;
 let waits = 0;
@@ -70,6 +72,8 @@ for (const stream of streams) {
   }
 }
 const elapsed = (Date.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const calls = account.requests.slice(callsBefore);
 const refused = calls.filter((r) => account.refused(r)).length;
 
@@ -100,6 +104,7 @@ console.log(
     binding
       ? `elapsed ${elapsed.toFixed(1)} s vs minimum ${binding.minimum.toFixed(1)} s (${(elapsed / Math.max(0.001, binding.minimum)).toFixed(2)}×; paced spacing alone ${binding.paced.toFixed(1)} s)`
       : `elapsed ${elapsed.toFixed(1)} s`,
+    `CPU ${cpuSeconds.toFixed(1)} s (${((cpuSeconds * 1000) / Math.max(1, synced / 1000)).toFixed(0)} ms per 1,000 records, simulator included)`,
     `stream waits ${waits}`,
     ...(daily.length ? [`daily budgets spent: ${daily.join(', ')}`] : []),
     failed ? `FAILED (${failed})` : 'no failed state',

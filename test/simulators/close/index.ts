@@ -193,9 +193,31 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
 
   // ------------------------------------------------------------ views (what the API answers)
 
+  /** Bumped whenever an object is created, changed or deleted: what is derived from the store can be reused until then. */
+  let revision = 0;
+  let indexed: { revision: number; contactsByLead: Map<unknown, Obj[]>; lists: Partial<Record<Kind, Obj[]>> } | undefined;
+  /** Contacts by lead and each kind's list, rebuilt after a change (a lead's view scanned every contact for its own). */
+  function index() {
+    if (indexed?.revision !== revision) {
+      const contactsByLead = new Map<unknown, Obj[]>();
+      for (const c of store.contact.values()) {
+        const list = contactsByLead.get(c.lead_id);
+        if (list) list.push(c);
+        else contactsByLead.set(c.lead_id, [c]);
+      }
+      indexed = { revision, contactsByLead, lists: {} };
+    }
+    return indexed;
+  }
+  /** Every object of a kind in creation order; the caller must not change the array. */
+  function listOf(kind: Kind): readonly Obj[] {
+    const at = index();
+    return (at.lists[kind] ??= [...store[kind].values()]);
+  }
+
   function view(kind: Kind, o: Obj): Obj {
     if (kind === 'lead') {
-      const contacts = [...store.contact.values()].filter((c) => c.lead_id === o.id).map((c) => view('contact', c));
+      const contacts = (index().contactsByLead.get(o.id) ?? []).map((c) => view('contact', c));
       return { ...o, contacts, contact_ids: contacts.map((c) => c.id), display_name: o.name ?? '' };
     }
     if (kind === 'contact') return { ...o, display_name: o.name ?? '' };
@@ -337,6 +359,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     };
     if (kind === 'note' || kind === 'call' || kind === 'meeting') o.activity_at ??= at;
     store[kind].set(o.id, o);
+    revision++;
     emit(kind, 'created', o, null);
     return o;
   }
@@ -346,6 +369,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     if (!o) throw new CloseInputError(404, { error: `Empty query: ${kind} matching query does not exist.` });
     const before = copy(o);
     Object.assign(o, patch, { date_updated: stamp(nowMs()) });
+    revision++;
     emit(kind, 'updated', o, before, Object.keys(patch));
     return o;
   }
@@ -359,6 +383,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
       }
     }
     store[kind].delete(id);
+    revision++;
     emit(kind, 'deleted', null, o);
   }
 
@@ -385,7 +410,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     return Math.min(n, max);
   };
 
-  function page<T>(list: T[], q: URLSearchParams) {
+  function page<T>(list: readonly T[], q: URLSearchParams) {
     const skip = int(q.get('_skip'), 0, Number.MAX_SAFE_INTEGER);
     const limit = Math.max(1, int(q.get('_limit'), 100, 100));
     return { data: list.slice(skip, skip + limit), has_more: skip + limit < list.length };
@@ -482,7 +507,7 @@ export async function startCloseSimulator(opts: CloseSimulatorOptions = {}): Pro
     try {
       if (!one) {
         if (req.method === 'GET') {
-          let list = [...store[kind].values()];
+          let list = listOf(kind);
           for (const f of ['lead_id', 'contact_id', 'user_id']) if (q.has(f)) list = list.filter((o) => o[f] === q.get(f));
           if (kind === 'task' && q.has('_type')) list = list.filter((o) => o._type === q.get('_type'));
           const p = page(list, q);

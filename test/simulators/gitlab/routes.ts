@@ -165,6 +165,24 @@ export function perPageOf(q: URLSearchParams): { page: number; perPage: number }
  * `x-total`, `x-total-pages` and a `Link` header with `prev`/`next`/`first`/`last`. Above 10,000
  * records GitLab leaves out `x-total`, `x-total-pages` and the `last` link.
  */
+/**
+ * The last sort of a list, reused while the same objects come back in the same order with the same sort
+ * keys: a walk through a long list asks for every page with the same filter, and re-sorting every issue
+ * for each page made the walk quadratic. The answer is the one a fresh sort gives (ties broken by id).
+ */
+export class SortReuse<T> {
+  private last?: { by: string; items: T[]; keys: (number | string)[]; sorted: T[] };
+
+  sorted(by: string, items: T[], key: (x: T) => number | string, compare: (a: T, b: T) => number): T[] {
+    const keys = items.map(key);
+    const last = this.last;
+    if (last && last.by === by && last.items.length === items.length && items.every((x, k) => x === last.items[k] && keys[k] === last.keys[k])) return last.sorted;
+    const sorted = [...items].sort(compare);
+    this.last = { by, items, keys, sorted };
+    return sorted;
+  }
+}
+
 export function paginate<T>(items: T[], req: Pick<RouteRequest, 'path' | 'query'>, baseUrl: string): { page: T[]; headers: Record<string, string> } {
   const { page, perPage } = perPageOf(req.query);
   const total = items.length;
@@ -404,6 +422,7 @@ export function createRoutes(d: RouteDeps): Route[] {
   });
 
   // --- issues
+  const issueOrder = new SortReuse<IssueRecord>();
   add('GET', '/api/v4/projects/:id/issues', (req) => {
     const p = project(req);
     if (!p.issues_enabled) throw forbidden();
@@ -423,8 +442,10 @@ export function createRoutes(d: RouteDeps): Route[] {
     const issueType = oneOf(q, 'issue_type', ISSUE_TYPES);
     const search = str(q, 'search')?.toLowerCase();
     const names = (i: IssueRecord) => i.labels.map((id) => state.labels.get(id)?.name);
+    // The project is readable (project() checked it): each issue's own rule is left.
+    const readable = state.issueReader(req.userId, p);
     const items = [...state.issues.values()]
-      .filter((i) => i.project_id === p.id && state.canReadIssue(req.userId, i))
+      .filter((i) => i.project_id === p.id && readable(i))
       .filter((i) => st === 'all' || i.state === st)
       // GitLab's finders compare with >= and <= (created_at >= created_after …).
       .filter((i) => createdAfter === undefined || i.created_at >= createdAfter)
@@ -441,8 +462,8 @@ export function createRoutes(d: RouteDeps): Route[] {
     const key = (i: IssueRecord): number | string => (orderBy === 'updated_at' ? i.updated_at : orderBy === 'title' ? i.title.toLowerCase() : orderBy === 'due_date' ? (i.due_date ?? '9999') : i.created_at);
     const sign = sort === 'asc' ? 1 : -1;
     // GitLab breaks ties on id, in the same direction.
-    items.sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
-    return list(items, req, (i) => ser.issue(i));
+    const sorted = issueOrder.sorted(`${orderBy} ${sort}`, items, key, (a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
+    return list(sorted, req, (i) => ser.issue(i));
   });
 
   const issueInput = (req: RouteRequest, p: ProjectRecord, creating: boolean): IssueInput => {

@@ -339,8 +339,16 @@ export class GitlabState {
   canReadIssue(userId: number, i: IssueRecord): boolean {
     const p = this.projects.get(i.project_id);
     if (!p || !this.canReadProject(userId, p)) return false;
-    if (!i.confidential) return true;
-    return this.accessLevel(userId, p.id) >= ACCESS.planner || i.author_id === userId || i.assignee_ids.includes(userId);
+    return this.issueReader(userId, p)(i);
+  }
+
+  /**
+   * Which issues of a project the user, who may read the project, may read: its access level is looked up
+   * once (a list of every issue looked up the project's members for each issue).
+   */
+  issueReader(userId: number, p: ProjectRecord): (i: IssueRecord) => boolean {
+    let level: number | undefined;
+    return (i) => !i.confidential || (level ??= this.accessLevel(userId, p.id)) >= ACCESS.planner || i.author_id === userId || i.assignee_ids.includes(userId);
   }
 
   canReadInternalNotes(userId: number, projectId: number): boolean {
