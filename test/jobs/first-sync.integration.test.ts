@@ -1,8 +1,8 @@
 /**
- * A small connection's first sync, through the real server with the production polling interval (2 s):
- * its streams run side by side and queued jobs wake the workers, so it ends well before one poll per stream.
- * Timed from the connection's creation (the 201), as the sync starts then. The figure is printed (about a
- * second on an idle machine); the bound asserted is generous (a loaded 2-core machine), not a timing claim.
+ * A small connection's first sync, through the real server: its streams run side by side and queued jobs wake
+ * the workers. The workers poll only once an hour here, so the sync can complete only if queuing wakes them.
+ * Timed from the connection's creation (the 201), as the sync starts then; the figure is printed (about a
+ * second on an idle machine), not asserted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitlabSimulator, type GitlabSimulator } from '../simulators/gitlab';
@@ -14,7 +14,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   sim = await startGitlabSimulator({ validateSpec: false });
-  server = await startTestServer({ pollingIntervalSeconds: 2 });
+  server = await startTestServer({ pollingIntervalSeconds: 3600 });
   await server.omniport.jobs.start();
 }, 120_000);
 afterAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('first sync', () => {
-  it('of a 6-stream connection completes in about a second', async () => {
+  it('of a 6-stream connection completes without waiting for a poll: queuing wakes the workers', async () => {
     const requestedAt = Date.now();
     const created = await server.call('POST', '/connections', {
       body: { provider: 'gitlab', linked_user_origin_id: 'small', credentials: { access_token: sim.token }, base_url: sim.url },
@@ -34,6 +34,5 @@ describe('first sync', () => {
     const elapsedMs = Date.now() - startedAt;
     console.log(`POST /connections: ${startedAt - requestedAt} ms; then the first sync of ${status.streams.length} streams: ${elapsedMs} ms (${server.omniport.database.kind})`);
     expect(status.streams.length).toBe(6);
-    expect(elapsedMs).toBeLessThan(10_000);
   });
 });
