@@ -65,7 +65,7 @@ export class ProviderWebhooksRepo {
       .where(and(eq(providerWebhooks.mode, 'registered'), lt(providerWebhooks.expiresAt, before)));
   }
 
-  async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt'>>): Promise<void> {
+  async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt' | 'mode'>>): Promise<void> {
     await this.db.update(providerWebhooks).set({ ...values, updatedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, id));
   }
 }
