@@ -168,7 +168,8 @@ export class ProviderWebhookService {
       // A provider that calls the address while the webhook is being created (Asana's handshake) finds it
       // recorded as a registration under way, which is all its handshake is accepted for.
       if (hooks.handshake) {
-        pending = await this.repo.insert({ projectId: connection.projectId, connectionId: connection.id, provider: connection.provider, routeKey, mode: 'pending', remoteIds: {}, secretEncrypted: this.box.encrypt(''), expiresAt: null });
+        // Its expiry lets the housekeeping job find it if this process stops before the registration ends.
+        pending = await this.repo.insert({ projectId: connection.projectId, connectionId: connection.id, provider: connection.provider, routeKey, mode: 'pending', remoteIds: {}, secretEncrypted: this.box.encrypt(''), expiresAt: new Date(Date.now() + PENDING_MS) });
       }
       const { ctx } = this.contexts.forConnection(connection, { background: true });
       const made = await hooks.register(ctx, url);
@@ -454,6 +455,12 @@ export class ProviderWebhookService {
       const connection = await this.controlPlane.findConnectionById(row.connectionId);
       if (!connection) continue;
       const hooks = this.contexts.adapterOf(connection).webhooks;
+      if (row.mode === 'pending') {
+        // A registration a stopped process left waiting for its handshake: made again (what it made at the provider
+        // is unknown; the provider drops it once its requests are refused).
+        if (Date.now() - row.createdAt.getTime() > PENDING_MS && (await this.recreate(connection))) renewed++;
+        continue;
+      }
       if (!hooks?.renew) continue;
       try {
         const { ctx } = this.contexts.forConnection(connection, { background: true });

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { providerWebhookReceipts, providerWebhooks } from './schema';
 
@@ -57,12 +57,12 @@ export class ProviderWebhooksRepo {
     return gone.length;
   }
 
-  /** Registered webhooks the provider drops before `before` (renewed by the caller). */
+  /** Registered webhooks the provider drops before `before` (renewed by the caller), and registrations waiting for a handshake. */
   async expiringBefore(before: Date): Promise<ProviderWebhookRow[]> {
     return this.db
       .select()
       .from(providerWebhooks)
-      .where(and(eq(providerWebhooks.mode, 'registered'), lt(providerWebhooks.expiresAt, before)));
+      .where(and(inArray(providerWebhooks.mode, ['registered', 'pending']), lt(providerWebhooks.expiresAt, before)));
   }
 
   async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt' | 'mode'>>): Promise<void> {

@@ -106,5 +106,20 @@ describeWebhooksIn<AsanaSimulator>({
       await sim.hooks.sender.settle();
       expect(sim.hooks.sender.sent.slice(sent).map((r) => r.status)).toEqual([202]);
     });
+
+    it('makes again a registration that a stopped process left waiting for its handshake', async () => {
+      const { server, sim, connectionId } = get();
+      const orphans = [...sim.hooks.webhooks.keys()];
+      // As a process stopping between Asana's answer and the end of the registration leaves it.
+      await server.sql("update provider_webhooks set mode = 'pending', remote_ids = '{}', created_at = now() - interval '11 minutes', expires_at = now() where connection_id = $1", [connectionId]);
+      const [left] = await server.sql('select route_key from provider_webhooks where connection_id = $1', [connectionId]);
+      expect(await server.omniport.services.providerWebhooks.renewExpiring()).toBe(1);
+      const [now] = await server.sql('select route_key, mode from provider_webhooks where connection_id = $1', [connectionId]);
+      expect(now).toMatchObject({ mode: 'registered' });
+      expect(now!.route_key).not.toBe(left!.route_key);
+      // The webhooks it had made send to an address that refuses them: Asana drops them after a day.
+      sim.hooks.drop(orphans);
+      expect(sim.hooks.webhooks.size).toBe(2);
+    });
   },
 });
