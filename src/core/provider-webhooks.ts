@@ -17,6 +17,7 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
+import { WebhookGoneError } from '../providers/webhook-registration';
 import type { UnifiedRepo } from '../store/unified.repo';
 import { toRows } from './unified/records';
 import { unifiedId } from './unified/ids';
@@ -34,7 +35,17 @@ const RECEIPT_RETENTION_MS = 24 * 3_600_000;
 /** How often the creation of a connection's missing provider webhook is tried again. */
 const REGISTRATION_RETRY_MS = 3_600_000;
 
-export type ReceiveOutcome = { kind: 'accepted'; streams: string[] } | { kind: 'ignored' } | { kind: 'challenge'; answer: Record<string, unknown> };
+/**
+ * How long a registration that waits for the provider's handshake (mode `pending`) may take: a handshake after it
+ * is refused, and a row left that long by a process that stopped is replaced at the next registration.
+ */
+const PENDING_MS = 10 * 60_000;
+
+export type ReceiveOutcome =
+  | { kind: 'accepted'; streams: string[] }
+  | { kind: 'ignored' }
+  | { kind: 'challenge'; answer: Record<string, unknown> }
+  | { kind: 'handshake'; headers: Record<string, string> };
 
 export class ProviderWebhookService {
   logger: ProviderWebhookLogger | undefined;
@@ -153,18 +164,39 @@ export class ProviderWebhookService {
     if (!adapter.webhooks) return undefined;
     const existing = await this.repo.ofConnection(connection.id);
     if (existing?.mode === 'manual') return this.refreshManual(connection, existing);
-    if (existing) return undefined; // re-authorised: it exists
+    if (existing?.mode === 'pending' && Date.now() - existing.createdAt.getTime() > PENDING_MS) await this.repo.remove(existing.id); // left by a stopped process
+    else if (existing) return undefined; // re-authorised: it exists (or its registration is under way)
     const base = await this.publicBase();
     if (!base) return undefined;
     const routeKey = randomBase62(24);
     const url = `${base}/webhooks/providers/${connection.provider}/${routeKey}`;
+    const hooks = adapter.webhooks;
+    let pending: ProviderWebhookRow | undefined;
     try {
+      // A provider that calls the address while the webhook is being created (Asana's handshake) finds it
+      // recorded as a registration under way, which is all its handshake is accepted for.
+      if (hooks.handshake) {
+        // Its expiry lets the housekeeping job find it if this process stops before the registration ends.
+        pending = await this.repo.insert({ projectId: connection.projectId, connectionId: connection.id, provider: connection.provider, routeKey, mode: 'pending', remoteIds: {}, secretEncrypted: this.box.encrypt(''), expiresAt: new Date(Date.now() + PENDING_MS) });
+      }
       const { ctx } = this.contexts.forConnection(connection, { background: true });
-      const made = await adapter.webhooks.register(ctx, url);
+      const made = await hooks.register(ctx, url);
       if (made.signedByOAuthApp && !(await this.appSecretOf?.(connection.projectId, connection.provider))) {
         // Nothing could verify its requests: not kept.
-        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
         throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
+      }
+      if (pending) {
+        // The secret the provider answered wins (it came over the authenticated call); else what the handshakes recorded.
+        const recorded = await this.repo.byRoute(routeKey);
+        const secret = made.secret || (recorded ? this.box.decrypt(recorded.secretEncrypted) : '');
+        if (!secret) {
+          await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+          throw new Error('the provider’s handshake never reached the webhook’s address');
+        }
+        await this.repo.update(pending.id, { mode: made.manual ? 'manual' : 'registered', remoteIds: made.remoteIds, secretEncrypted: this.box.encrypt(secret), expiresAt: made.expiresAt ?? null });
+        pending = undefined;
+        return await this.repo.byRoute(routeKey);
       }
       try {
         return await this.repo.insert({
@@ -179,10 +211,11 @@ export class ProviderWebhookService {
         });
       } catch (err) {
         // Another process created the connection's webhook meanwhile (one per connection): this one goes.
-        await adapter.webhooks.unregister(ctx, made.remoteIds).catch(() => undefined);
+        await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
         throw err;
       }
     } catch (err) {
+      if (pending) await this.repo.remove(pending.id).catch(() => undefined);
       // Real time stays off (GET /sync/status says so); the scheduled sync goes on as before.
       this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'creating the provider webhook failed; real-time updates are off for this connection');
       return undefined;
@@ -252,7 +285,8 @@ export class ProviderWebhookService {
   /** Whether real-time updates are on for a connection, and when the last one arrived. */
   async statusOf(connectionId: string): Promise<{ active: boolean; mode: string | null; lastReceivedAt: Date | null }> {
     const row = await this.repo.ofConnection(connectionId);
-    return { active: Boolean(row), mode: row?.mode ?? null, lastReceivedAt: row?.lastReceivedAt ?? null };
+    const active = Boolean(row) && row!.mode !== 'pending';
+    return { active, mode: active ? row!.mode : null, lastReceivedAt: active ? row!.lastReceivedAt : null };
   }
 
   /**
@@ -274,6 +308,14 @@ export class ProviderWebhookService {
     if (!connection) throw refused('unknown address');
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
+    const handshake = hooks.handshake?.(req, row.mode === 'pending' ? this.box.decrypt(row.secretEncrypted) : '');
+    if (handshake || row.mode === 'pending') {
+      // Answered only for this address's registration under way: a handshake at any other time, and anything
+      // else before the registration ends, is refused (the provider retries its events).
+      if (!handshake || row.mode !== 'pending' || Date.now() - row.createdAt.getTime() > PENDING_MS) throw refused('handshake outside a registration under way');
+      await this.repo.update(row.id, { secretEncrypted: this.box.encrypt(handshake.record) });
+      return { kind: 'handshake', headers: handshake.headers };
+    }
     const secret = row.remoteIds[SIGNED_BY] === 'oauth_app' ? await this.appSecretOf?.(row.projectId, provider) : this.box.decrypt(row.secretEncrypted);
     const body = this.verifiedBody(hooks, req, secret, refused);
     const answer = hooks.challenge?.(req);
@@ -469,6 +511,12 @@ export class ProviderWebhookService {
       const connection = await this.controlPlane.findConnectionById(row.connectionId);
       if (!connection) continue;
       const hooks = this.contexts.adapterOf(connection).webhooks;
+      if (row.mode === 'pending') {
+        // A registration a stopped process left waiting for its handshake: made again (what it made at the provider
+        // is unknown; the provider drops it once its requests are refused).
+        if (Date.now() - row.createdAt.getTime() > PENDING_MS && (await this.recreate(connection))) renewed++;
+        continue;
+      }
       if (!hooks?.renew) continue;
       try {
         const { ctx } = this.contexts.forConnection(connection, { background: true });
@@ -476,10 +524,21 @@ export class ProviderWebhookService {
         await this.repo.update(row.id, { expiresAt });
         renewed++;
       } catch (err) {
+        if (err instanceof WebhookGoneError) {
+          if (await this.recreate(connection)) renewed++;
+          continue;
+        }
         this.logger?.warn({ connectionId: connection.id, err: { message: (err as Error).message } }, 'renewing the provider webhook failed; will try again');
       }
     }
     return renewed;
+  }
+
+  /** A webhook the provider dropped (Asana's, after a day of failed deliveries): what is left is deleted, and it is created anew. */
+  private async recreate(connection: ConnectionRow): Promise<boolean> {
+    this.logger?.warn({ connectionId: connection.id, provider: connection.provider }, 'the provider dropped its webhook; creating it again');
+    await this.unregisterFor(connection);
+    return Boolean(await this.registerFor(connection));
   }
 
   purgeReceipts(): Promise<number> {

@@ -267,7 +267,11 @@ export interface ProviderWebhooks {
   ): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date; manual?: boolean; signedByOAuthApp?: boolean }>;
   /** Deletes what `register` created (a hook already gone is not an error). */
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;
-  /** For webhooks that expire: extends them, answering the new expiry. */
+  /**
+   * For webhooks that expire, or that the provider may drop (Asana's after failed deliveries): extends or checks
+   * them, answering when to do so again. Throws `WebhookGoneError` when the provider no longer has them: the
+   * core deletes what is left and creates them anew.
+   */
   renew?(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<Date>;
   /**
    * Reads objects named in `WebhookNotice.changed` by id; objects it does not answer are left to the sync.
@@ -286,6 +290,13 @@ export interface ProviderWebhooks {
    * saved): the body to answer with (200), instead of a change.
    */
   challenge?(req: IncomingWebhook): Record<string, unknown> | undefined;
+  /**
+   * For providers that confirm a new webhook by calling its address while the call creating it waits (Asana's
+   * `X-Hook-Secret`), before any secret is known: the headers to answer with and the secret to keep (`recorded`:
+   * what earlier handshakes of the same registration kept). The core accepts it only for a registration of
+   * that address under way; `register`'s own `secret`, when not empty, wins over what handshakes recorded.
+   */
+  handshake?(req: IncomingWebhook, recorded: string): { headers: Record<string, string>; record: string } | undefined;
   /** For `manual` webhooks: which secret signs, as `real_time_setup.signed_with` says it. */
   signedWith?: string;
 }

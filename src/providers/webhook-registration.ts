@@ -10,6 +10,9 @@ import type { AdapterContext } from './types';
 /** A signing secret (or shared token) for providers that take one from the caller: 256 random bits, hex. */
 export const newWebhookSecret = (): string => randomBytes(32).toString('hex');
 
+/** Thrown by `ProviderWebhooks.renew` when the provider dropped the webhook: it is created anew. */
+export class WebhookGoneError extends Error {}
+
 /** `DELETE path`; a 404 means the hook is already gone, which is what was asked. */
 export async function deleteIfPresent(ctx: AdapterContext, path: string): Promise<void> {
   await ctx.http.delete(path).catch((err: unknown) => {

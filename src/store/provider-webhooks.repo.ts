@@ -68,15 +68,15 @@ export class ProviderWebhooksRepo {
     return gone.length;
   }
 
-  /** Registered webhooks the provider drops before `before` (renewed by the caller). */
+  /** Registered webhooks the provider drops before `before` (renewed by the caller), and registrations waiting for a handshake. */
   async expiringBefore(before: Date): Promise<ProviderWebhookRow[]> {
     return this.db
       .select()
       .from(providerWebhooks)
-      .where(and(eq(providerWebhooks.mode, 'registered'), lt(providerWebhooks.expiresAt, before)));
+      .where(and(inArray(providerWebhooks.mode, ['registered', 'pending']), lt(providerWebhooks.expiresAt, before)));
   }
 
-  async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt'>>): Promise<void> {
+  async update(id: string, values: Partial<Pick<ProviderWebhookRow, 'remoteIds' | 'secretEncrypted' | 'expiresAt' | 'mode'>>): Promise<void> {
     await this.db.update(providerWebhooks).set({ ...values, updatedAt: sql`date_trunc('milliseconds', now())` }).where(eq(providerWebhooks.id, id));
   }
 }

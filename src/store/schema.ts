@@ -544,7 +544,10 @@ export const providerWebhooks = pgTable(
     provider: text('provider').notNull(),
     /** The opaque, unguessable part of the public address. */
     routeKey: text('route_key').notNull(),
-    /** registered: Omniport created it at the provider; manual: an admin pastes the address and secret. */
+    /**
+     * registered: Omniport created it at the provider; manual: an admin pastes the address and secret; pending: being
+     * created, waiting for the provider's handshake (Asana); app: a provider app's webhooks.
+     */
     mode: text('mode').notNull(),
     /** The provider's ids of what was created (webhook, trigger …). */
     remoteIds: jsonb('remote_ids').$type<Record<string, string>>().notNull().default({}),

@@ -39,6 +39,8 @@ export const providerWebhookRoutes: FastifyPluginAsyncZod<{ services: Services }
       for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? undefined : value;
       const outcome = await services.providerWebhooks.receive(request.params.provider, request.params.routeKey, { headers, rawBody, method: request.method, url: request.url });
       if (outcome.kind === 'challenge') return reply.status(200).send(outcome.answer);
+      // A provider confirming a webhook being created (Asana's X-Hook-Secret) reads the answer's headers.
+      if (outcome.kind === 'handshake') return reply.headers(outcome.headers).status(200).send({});
       const streams = outcome.kind === 'accepted' ? outcome.streams : [];
       return reply.status(202).send({ message: 'Webhook received', statusCode: 202, data: { accepted: outcome.kind === 'accepted', streams } });
     },

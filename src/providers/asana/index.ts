@@ -11,6 +11,7 @@ import { customFieldValue } from './mappers';
 import { asanaSyncers } from './sync';
 import { asanaTicketOperations } from './tickets';
 import type { AsCustomField } from './types';
+import { asanaWebhooks } from './webhooks';
 
 export { asanaManifest } from './manifest';
 export { asanaHttpProfile, asanaErrorMessage } from './http';
@@ -45,6 +46,7 @@ export function createAsanaAdapter(options: AsanaAdapterOptions = {}): ProviderA
     syncers: asanaSyncers(o),
     ticketing: asanaTicketOperations(o),
     customFields: taskCustomFields(o),
+    webhooks: asanaWebhooks(o),
   };
 }
 

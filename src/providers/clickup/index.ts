@@ -11,6 +11,7 @@ import { customFieldValue } from './mappers';
 import { clickupSyncers } from './sync';
 import { clickupTicketOperations } from './tickets';
 import type { CuField } from './types';
+import { clickupWebhooks } from './webhooks';
 
 export { clickupManifest } from './manifest';
 export { clickupHttpProfile, clickupErrorMessage } from './http';
@@ -41,6 +42,7 @@ export function createClickUpAdapter(options: ClickUpAdapterOptions = {}): Provi
     syncers: clickupSyncers(o),
     ticketing: clickupTicketOperations(o),
     customFields: taskCustomFields(o),
+    webhooks: clickupWebhooks(o),
   };
 }
 

@@ -16,12 +16,17 @@
  * POST /tasks/{gid}/addTag and /removeTag, GET/POST /tasks/{gid}/stories, GET/POST /attachments (multipart upload),
  * POST /batch (at most 10 actions, each answered with its own status and body; the actions themselves are not
  * checked against the description, only the batch request and answer).
+ * Webhooks (hooks.ts): POST /webhooks (with the handshake), GET /webhooks, GET/DELETE /webhooks/{gid}; each
+ * project event is sent to the webhooks watching the project, signed as Asana signs them.
  */
 import { specPath } from '../../support/provider-specs';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { compilableSpec } from '../shared/compilable-spec';
 import { boundaryOf, parseMultipart } from '../shared/multipart';
 import { loadOpenApiCheck, type KnownDeviation } from '../shared/openapi-check';
+import { AsanaHooks } from './hooks';
+
+export { AsanaHooks, asanaHookHeaders, type SimAsanaWebhook } from './hooks';
 
 type Obj = Record<string, unknown>;
 
@@ -39,6 +44,12 @@ export const ASANA_KNOWN_DEVIATIONS: readonly KnownDeviation[] = [
     kind: 'response',
     operationId: 'getEvents',
     when: (v) => /\/parent\b/.test(`${v.pointer ?? ''} ${v.message}`) && /null/.test(v.message),
+  },
+  {
+    reason: 'A webhook that never delivered has `last_success_at`, `last_failure_at` and `last_failure_content` null — the createWebhook description\'s own example answers them so — but WebhookResponse types them as strings only.',
+    kind: 'response',
+    operationId: /^(createWebhook|getWebhook|getWebhooks)$/,
+    when: (v) => /\/last_(success_at|failure_at|failure_content)$/.test(v.pointer ?? '') && /null/.test(v.message),
   },
 ];
 
@@ -81,6 +92,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
   let seq = 1_200_000_000_000_000;
   const gid = () => String(++seq);
   const iso = (ms: number) => new Date(ms).toISOString();
+  const hooks = new AsanaHooks(gid, () => clock.now());
 
   const ws = { gid: gid(), name: 'Acme', isOrganization: true };
   const users = new Map<string, SimUser>();
@@ -113,7 +125,9 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
   const ref = (type: string, g: string, name?: string) => ({ gid: g, resource_type: type, ...(name !== undefined ? { name } : {}) });
   const emit = (projectGids: string[], e: { action: string; resource: Obj; parent: Obj | null; change?: Obj }) => {
     for (const p of projectGids) {
-      events.get(p)?.push({ seq: ++eventSeq, body: { user: ref('user', me.gid, me.name), created_at: iso(clock.now()), type: e.resource.resource_type, action: e.action, resource: e.resource, parent: e.parent, ...(e.change ? { change: e.change } : {}) } });
+      const body = { user: ref('user', me.gid, me.name), created_at: iso(clock.now()), type: e.resource.resource_type, action: e.action, resource: e.resource, parent: e.parent, ...(e.change ? { change: e.change } : {}) };
+      events.get(p)?.push({ seq: ++eventSeq, body });
+      hooks.deliver(p, body);
     }
   };
   const touch = (t: SimTask, field: string) => {
@@ -409,6 +423,17 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
         return { status: 200, body: { data: attachmentJson(a) } };
       }
     }
+    if (m === 'GET' && p === '/webhooks') {
+      needWorkspace(q.get('workspace'));
+      const resource = q.get('resource');
+      return page(req, [...hooks.webhooks.values()].filter((w) => !resource || w.resource.gid === resource), (w) => hooks.render(w));
+    }
+    if ((r = /^\/webhooks\/(\d+)$/.exec(p)) && (m === 'GET' || m === 'DELETE')) {
+      const w = hooks.webhooks.get(r[1]!) ?? err(404, `webhook: Unknown object: ${r[1]}`);
+      if (m === 'GET') return { status: 200, body: { data: hooks.render(w) } };
+      hooks.drop([w.gid]);
+      return { status: 200, body: { data: {} } };
+    }
     if (m === 'POST' && p === '/batch') {
       const actions = (data(req).actions ?? err(400, 'actions: Missing input')) as Array<{ relative_path?: string; method?: string; data?: Obj; options?: { fields?: string[] } }>;
       if (!Array.isArray(actions) || actions.length > 10) err(400, 'actions: A batch request can contain at most 10 actions');
@@ -437,6 +462,17 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
     return Object.fromEntries(parseMultipart(req.rawBody, boundary).map((x) => [x.name, x.filename === null ? x.content.toString('utf8') : x.filename]));
   };
 
+  /** `POST /webhooks`: the handshake happens while this call waits (hooks.ts). */
+  const createWebhook = async (req: SimRequest): Promise<SimResponse> => {
+    const d = data(req);
+    if (typeof d.resource !== 'string') err(400, 'resource: Missing input');
+    if (typeof d.target !== 'string') err(400, 'target: Missing input');
+    const project = projects.get(d.resource) ?? err(404, `resource: Unknown object: ${d.resource}`);
+    const made = await hooks.create({ gid: project.gid, name: project.name }, d.target);
+    if (Array.isArray(made)) err(made[0], made[1]);
+    return { status: 201, body: { data: hooks.render(made), 'X-Hook-Secret': made.secret } };
+  };
+
   // ---------------------------------------------------------------- server
   const perMinute = opts.rateLimit?.perMinute ?? 1500;
   const windowMs = (opts.rateLimit?.windowSeconds ?? 60) * 1000;
@@ -456,7 +492,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
       status: fault.status!,
       body: { errors: [{ message: fault.status === 429 ? "You've made too many requests and hit a rate limit. Please retry after the given amount of time." : 'Server Error' }] },
     }),
-    handle(req) {
+    async handle(req) {
       const m = /^bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
       if (!m || !tokens.has(m[1]!)) err(401, 'Not Authorized');
       const now = clock.now();
@@ -468,7 +504,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
       if (opts.rateLimit?.enforce && used > perMinute) {
         return { status: 429, headers: { 'retry-after': String(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))) }, body: { errors: [{ message: "You've made too many requests and hit a rate limit. Please retry after the given amount of time." }] } };
       }
-      const res = handle(req);
+      const res = req.method === 'POST' && req.path === '/webhooks' ? await createWebhook(req) : handle(req);
       spec.checkResponse({ method: req.method, path: req.path }, res.status, res.body);
       return res;
     },
@@ -532,7 +568,13 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
       }
       return out;
     },
-    close: () => server.close(),
+    /** Webhooks created through the API, their handshakes and the signed batches sent to them. */
+    hooks,
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }
 

@@ -14,12 +14,17 @@
  * POST /v2/list/{id}/task; GET/PUT/DELETE /v2/task/{id}; POST/DELETE /v2/task/{id}/tag/{name};
  * POST /v2/task/{id}/field/{field}; GET/POST /v2/task/{id}/comment (25 newest a page, start/start_id);
  * POST /v2/task/{id}/attachment (multipart `attachment`).
+ * Webhooks (hooks.ts): POST/GET /v2/team/{id}/webhook, DELETE /v2/webhook/{id}; task changes, comments and deletions are
+ * sent to them signed as ClickUp signs them.
  */
 import { specPath } from '../../support/provider-specs';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
 import { compilableSpec } from '../shared/compilable-spec';
 import { boundaryOf, parseMultipart } from '../shared/multipart';
 import { loadOpenApiCheck, type KnownDeviation } from '../shared/openapi-check';
+import { ClickUpHooks, type TaskPlace } from './hooks';
+
+export { ClickUpHooks, clickupHookHeaders, type SimClickUpWebhook } from './hooks';
 
 type Obj = Record<string, unknown>;
 
@@ -121,6 +126,12 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
   const tasks = new Map<string, SimTask>();
   const comments = new Map<string, SimComment>();
   const attachments = new Map<string, SimAttachment>();
+  // Webhooks created through the API and the events sent to them (userJson is defined below; called later).
+  const hooks = new ClickUpHooks(() => clock.now(), (id) => userJson(id));
+  const place = (t: SimTask): TaskPlace => {
+    const l = lists.get(t.list)!;
+    return { task: t.id, list: l.id, folder: l.folder, space: l.space };
+  };
 
   const addMember = (username: string, email: string) => {
     const m = { id: Number(nextId()), username, email };
@@ -138,12 +149,14 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
     const l = lists.get(init.list)!;
     const t: SimTask = { id: taskId(), description: '', status: l.statuses[0]!.status, priority: null, assignees: [], tags: [], dueDate: null, parent: null, fields: {}, createdAt: clock.now(), updatedAt: clock.now(), closedAt: null, creator: me.id, ...init };
     tasks.set(t.id, t);
+    hooks.task('taskCreated', place(t), t.creator, { field: 'status', before: null, after: { status: t.status } });
     return t;
   };
   const addComment = (t: SimTask, text: string, user = me.id) => {
     const c = { id: nextId(), task: t.id, text, user, date: clock.now() };
     comments.set(c.id, c);
     t.updatedAt = clock.now();
+    hooks.task('taskCommentPosted', place(t), user, { field: 'comment', after: c.id, extra: { comment: { id: c.id, date: String(c.date), text_content: text, comment: [{ text }] } } });
     return c;
   };
 
@@ -328,6 +341,7 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
       if (m === 'GET') return { status: 200, body: taskJson(t, true) };
       if (m === 'DELETE') {
         tasks.delete(t.id);
+        hooks.task('taskDeleted', place(t), me.id);
         return { status: 200, body: {} };
       }
       if (m === 'PUT') {
@@ -344,6 +358,7 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
           t.assignees = [...t.assignees.filter((x) => !rem.includes(x)), ...add.filter((x) => !t.assignees.includes(x))];
         }
         t.updatedAt = clock.now();
+        hooks.task('taskUpdated', place(t), me.id, { field: Object.keys(b)[0] ?? 'name' });
         return { status: 200, body: taskJson(t) };
       }
     }
@@ -353,12 +368,14 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
       t.tags = m === 'POST' ? [...new Set([...t.tags, name])] : t.tags.filter((x) => x !== name);
       if (m === 'POST') tags.get(lists.get(t.list)!.space)?.add(name);
       t.updatedAt = clock.now();
+      hooks.task('taskTagUpdated', place(t), me.id, { field: 'tag', after: [{ name }] });
       return { status: 200, body: {} };
     }
     if (m === 'POST' && (r = /^\/v2\/task\/([0-9a-z]+)\/field\/([^/]+)$/.exec(p))) {
       const t = taskOf(r[1]!);
       setField(t, decodeURIComponent(r[2]!), body(req).value);
       t.updatedAt = clock.now();
+      hooks.task('taskUpdated', place(t), me.id, { field: 'custom_field' });
       return { status: 200, body: {} };
     }
     if ((r = /^\/v2\/task\/([0-9a-z]+)\/comment$/.exec(p))) {
@@ -384,6 +401,21 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
       attachments.set(a.id, a);
       t.updatedAt = clock.now();
       return { status: 200, body: attachmentJson(a, '0') };
+    }
+    if ((r = /^\/v2\/team\/(\d+)\/webhook$/.exec(p)) && (m === 'GET' || m === 'POST')) {
+      if (r[1] !== workspace.id) err(401, 'Team not authorized', 'OAUTH_027');
+      if (m === 'GET') return { status: 200, body: { webhooks: [...hooks.webhooks.values()].filter((w) => String(w.team_id) === r![1]).map((w) => hooks.render(w)) } };
+      try {
+        const w = hooks.create(r[1]!, me.id, body(req));
+        return { status: 200, body: { id: w.id, webhook: hooks.render(w) } };
+      } catch (e) {
+        if (Array.isArray(e)) err(e[0] as number, e[1] as string, e[2] as string);
+        throw e;
+      }
+    }
+    if (m === 'DELETE' && (r = /^\/v2\/webhook\/([0-9a-f-]+)$/.exec(p))) {
+      if (!hooks.webhooks.delete(r[1]!)) err(404, 'Webhook not found', 'WEBHOOK_001');
+      return { status: 200, body: {} };
     }
     return err(404, 'Route not found', 'APP_001');
   };
@@ -445,6 +477,8 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
     clock,
     tasks,
     comments,
+    /** Webhooks created through the API, and the signed events sent to them. */
+    hooks,
     specAvailable: spec.available,
     specViolations: spec.violations,
     specDeviations: spec.deviations,
@@ -459,9 +493,12 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
       if (change.name !== undefined) t.name = change.name;
       if (change.fields) Object.assign(t.fields, change.fields);
       t.updatedAt = clock.now() + 1;
+      hooks.task('taskUpdated', place(t), me.id, { field: change.name !== undefined ? 'name' : 'custom_field', after: change.name ?? null });
     },
     deleteTaskRemotely(id: string) {
+      const t = taskOf(id);
       tasks.delete(id);
+      hooks.task('taskDeleted', place(t), me.id);
     },
     deleteCommentRemotely(id: string) {
       const c = comments.get(id);
@@ -483,7 +520,11 @@ export async function startClickUpSimulator(opts: ClickUpSimulatorOptions = {}) 
       }
       return ids;
     },
-    close: () => server.close(),
+    async close() {
+      hooks.sender.enabled = false;
+      await hooks.sender.settle();
+      await server.close();
+    },
   };
 }
 
