@@ -58,7 +58,7 @@ export function percentile(values: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type Bench = Awaited<ReturnType<typeof startBenchServer>>;
+export type Bench = Awaited<ReturnType<typeof startBenchServer>>;
 
 /** POST /connections for the benchmark's linked user; throws unless 201. */
 export async function connect(bench: Bench, body: { provider: string; credentials: Record<string, string>; base_url: string }) {

@@ -14,7 +14,7 @@ import http from 'node:http';
 import os from 'node:os';
 import pg from 'pg';
 import type { AddressInfo } from 'node:net';
-import { ProviderRegistry } from '../src/providers/registry';
+import { ProviderRegistry, defaultProviders } from '../src/providers/registry';
 import type { ProviderAdapter } from '../src/providers/types';
 import { zendeskAdapter } from '../src/providers/zendesk';
 import { gitlabAdapter } from '../src/providers/gitlab';
@@ -28,15 +28,27 @@ import { startLinearSimulator } from '../test/simulators/linear';
 import { startJiraSimulator } from '../test/simulators/jira';
 import { startGorgiasSimulator } from '../test/simulators/gorgias';
 import { FrontHooks, startFrontSimulator } from '../test/simulators/front';
-import { connect, percentile, startBenchServer } from './support';
+import { startPipedriveSimulator } from '../test/simulators/pipedrive';
+import { startHubSpotSimulator } from '../test/simulators/hubspot';
+import { startAttioSimulator } from '../test/simulators/attio';
+import { startCloseSimulator } from '../test/simulators/close';
+import { startHelpScoutSimulator } from '../test/simulators/helpscout';
+import { startAsanaSimulator } from '../test/simulators/asana';
+import { startClickUpSimulator } from '../test/simulators/clickup';
+import { startIntercomSimulator } from '../test/simulators/intercom';
+import { connect, percentile, startBenchServer, type Bench } from './support';
 
 /** What the benchmark needs of a provider: its simulator seeded with an account's worth of tickets, the connection, a remote change. */
 interface BenchProvider {
   adapter: ProviderAdapter;
   start(): Promise<{
     connection: { provider: string; credentials: Record<string, string>; base_url: string };
-    /** Renames the i-th seeded ticket in the provider. */
+    /** The record event a change makes (default `ticketing.ticket.updated`; CRM providers: `crm.deal.updated`). */
+    eventType?: string;
+    /** Changes the i-th seeded object in the provider: its name, or what the provider's webhooks report, to `subject`. */
     rename(i: number, subject: string): void;
+    /** What the developer does before connecting (HubSpot, Intercom: the project's OAuth app, whose secret signs). */
+    beforeConnect?(bench: Bench): Promise<void>;
     /** What an admin does once the connection exists (Front: paste `real_time_setup.url` in the app's webhook). */
     afterConnect?(setup: { url: string } | null): Promise<void>;
     webhooksSent(): number;
@@ -150,6 +162,142 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
 };
+const adapterOf = (name: string) => defaultProviders().find((a) => a.manifest.name === name)!;
+/** The project's OAuth app for a provider whose app's client secret signs its webhooks. */
+const oauthApp = (provider: string, clientSecret: string) => async (bench: Bench) => {
+  const app = await bench.call('PUT', `/oauth-apps/${provider}`, { client_id: 'omniport-bench-app', client_secret: clientSecret });
+  if (app.status !== 200) throw new Error(`OAuth app: ${JSON.stringify(app.body)}`);
+};
+Object.assign(PROVIDERS, {
+  pipedrive: {
+    adapter: adapterOf('pipedrive'),
+    async start() {
+      const sim = await startPipedriveSimulator({ apiTokens: ['pd-bench-token'], validateSpec: false });
+      const ids = sim.seedDeals(200).map((d) => d.id);
+      return {
+        connection: { provider: 'pipedrive', credentials: { api_token: 'pd-bench-token' }, base_url: sim.url },
+        eventType: 'crm.deal.updated',
+        rename: (i, subject) => void sim.updateEntity('deals', ids[i]!, { title: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => /\/deals$/.test(r.path)).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  hubspot: {
+    adapter: adapterOf('hubspot'),
+    async start() {
+      const sim = await startHubSpotSimulator({ accessTokens: ['hs-bench-token'] });
+      const ids = sim.seedDeals(200).map((d) => d.id);
+      return {
+        connection: { provider: 'hubspot', credentials: { access_token: 'hs-bench-token' }, base_url: sim.url },
+        eventType: 'crm.deal.updated',
+        beforeConnect: oauthApp('hubspot', 'hs-bench-secret'),
+        async afterConnect(setup) {
+          sim.appWebhooks.configure({ targetUrl: setup!.url, clientSecret: 'hs-bench-secret', appId: 1_234_567 });
+        },
+        rename: (i, subject) => void sim.updateRecord('deals', ids[i]!, { dealname: subject }),
+        webhooksSent: () => sim.appWebhooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path.includes('/objects/deals')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  attio: {
+    adapter: adapterOf('attio'),
+    async start() {
+      const sim = await startAttioSimulator({ tokens: ['attio-bench-token'], validateSpec: false });
+      const owner = (sim.members[0]!.id as { workspace_member_id: string }).workspace_member_id;
+      const ids = Array.from({ length: 200 }, (_, i) => sim.create('deals', { name: `Deal ${i}`, stage: 'Lead', owner }).id);
+      return {
+        connection: { provider: 'attio', credentials: { access_token: 'attio-bench-token' }, base_url: sim.url },
+        eventType: 'crm.deal.updated',
+        rename: (i, subject) => void sim.update('deals', ids[i]!, { name: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path.includes('/objects/deals/records')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  close: {
+    adapter: adapterOf('close'),
+    async start() {
+      const sim = await startCloseSimulator({ apiKeys: ['close-bench-key'], validateSpec: false });
+      const lead = sim.create('lead', { name: 'Initech' });
+      const ids = Array.from({ length: 200 }, (_, i) => sim.create('opportunity', { lead_id: lead.id, note: `Deal ${i}` }).id);
+      return {
+        connection: { provider: 'close', credentials: { api_key: 'close-bench-key' }, base_url: sim.url },
+        eventType: 'crm.deal.updated',
+        rename: (i, subject) => void sim.update('opportunity', ids[i]!, { note: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path.startsWith('/api/v1/opportunity')).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  helpscout: {
+    adapter: adapterOf('helpscout'),
+    async start() {
+      const sim = await startHelpScoutSimulator({ tokens: ['hs-bench-token'] });
+      const ids = sim.seedConversations(200);
+      return {
+        connection: { provider: 'helpscout', credentials: { access_token: 'hs-bench-token' }, base_url: sim.url },
+        // Help Scout has no event for a subject change: the change is a tag (`convo.tags`), found in the ticket's tags.
+        rename: (i, subject) => void sim.updateConversationRemotely(ids[i]!, { tags: [subject.replace(/\W+/g, '-')] }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/v2/conversations').length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  asana: {
+    adapter: adapterOf('asana'),
+    async start() {
+      const sim = await startAsanaSimulator();
+      const ids = sim.seedTasks(200, { project: sim.seed!.support });
+      return {
+        connection: { provider: 'asana', credentials: { access_token: sim.tokens[0]! }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateTaskRemotely(ids[i]!, { name: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => /\/tasks$/.test(r.path)).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  clickup: {
+    adapter: adapterOf('clickup'),
+    async start() {
+      const sim = await startClickUpSimulator();
+      const ids = sim.seedTasks(200);
+      return {
+        connection: { provider: 'clickup', credentials: { access_token: sim.tokens[0]! }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateTaskRemotely(ids[i]!, { name: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => /\/task$/.test(r.path)).length,
+        close: () => sim.close(),
+      };
+    },
+  },
+  intercom: {
+    adapter: adapterOf('intercom'),
+    async start() {
+      const sim = await startIntercomSimulator({ tokens: ['ic-bench-token'] });
+      const ids = sim.seedTickets(200);
+      return {
+        connection: { provider: 'intercom', credentials: { access_token: 'ic-bench-token' }, base_url: sim.url },
+        beforeConnect: oauthApp('intercom', 'ic-bench-secret'),
+        async afterConnect(setup) {
+          await sim.appWebhooks.configure({ url: setup!.url, clientSecret: 'ic-bench-secret', topics: ['ticket.attribute.updated', 'ticket.state.updated'] });
+        },
+        rename: (i, subject) => void sim.updateTicketRemotely(ids[i]!, { _default_title_: subject }),
+        webhooksSent: () => sim.appWebhooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => r.path === '/tickets/search').length,
+        close: () => sim.close(),
+      };
+    },
+  },
+} satisfies Record<string, BenchProvider>);
+
 const providerName = process.env.BENCH_PROVIDER ?? 'zendesk';
 const provider = PROVIDERS[providerName];
 if (!provider) throw new Error(`BENCH_PROVIDER: one of ${Object.keys(PROVIDERS).join(', ')}`);
@@ -161,14 +309,15 @@ const realTimeSpacingMs = Number(process.argv[3] ?? 3) * 1000;
 const pollingChanges = Number(process.argv[4] ?? 8);
 const pollingSpacingMs = Number(process.argv[5] ?? 15) * 1000;
 
-function startReceiver() {
-  const arrivals: { remoteId: string; subject: string; at: number }[] = [];
+/** The customer's receiver: each record event of `eventType`, its object as JSON text (a change is found by its subject in it). */
+function startReceiver(eventType: string) {
+  const arrivals: { object: string; at: number }[] = [];
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const body = JSON.parse(raw) as { type: string; data: { object?: { remote_id: string; name?: string } } };
-      if (body.type === 'ticketing.ticket.updated' && body.data.object) arrivals.push({ remoteId: body.data.object.remote_id, subject: String(body.data.object.name), at: Date.now() });
+      const body = JSON.parse(raw) as { type: string; data: { object?: unknown } };
+      if (body.type === eventType && body.data.object) arrivals.push({ object: JSON.stringify(body.data.object), at: Date.now() });
       res.writeHead(200).end('ok');
     });
   });
@@ -189,11 +338,13 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
   const bench = await startBenchServer(new ProviderRegistry([provider!.adapter]), {}, { work: true });
   // Real time needs an address the provider can reach: the server's own, known once it listens.
   if (mode === 'real time') bench.omniport.services.providerWebhooks.usePublicUrl(bench.url);
-  const receiver = startReceiver();
+  const eventType = sim.eventType ?? 'ticketing.ticket.updated';
+  const receiver = startReceiver(eventType);
   const url = await receiver.listen();
-  await bench.call('POST', '/webhooks', { url: `${url}/hook`, events: ['ticketing.ticket.updated'] });
+  await bench.call('POST', '/webhooks', { url: `${url}/hook`, events: [eventType] });
   const project = (await bench.omniport.database.executeSql('select id from projects limit 1')).rows[0]!.id as string;
   await bench.omniport.services.controlPlane.setSyncInterval(project, syncIntervalMinutes);
+  await sim.beforeConnect?.(bench);
   const { token, connectionId } = await connect(bench, sim.connection);
   await sim.afterConnect?.((await bench.call('GET', `/connections/${connectionId}`)).body.data.real_time_setup ?? null);
   for (;;) {
@@ -212,13 +363,14 @@ async function run(mode: 'real time' | 'polling', changes: number, spacingMs: nu
     await new Promise((r) => setTimeout(r, spacingMs));
   }
   const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && receiver.arrivals.filter((a) => changedAt.has(a.subject)).length < changes) await new Promise((r) => setTimeout(r, 200));
+  const arrivalOf = (subject: string) => receiver.arrivals.find((a) => a.object.includes(`${subject.replace(/\W+/g, '-')}"`) || a.object.includes(`${subject}"`));
+  while (Date.now() < deadline && [...changedAt.keys()].filter(arrivalOf).length < changes) await new Promise((r) => setTimeout(r, 200));
   const latencies = [...changedAt].flatMap(([subject, at]) => {
-    const arrival = receiver.arrivals.find((a) => a.subject === subject);
+    const arrival = arrivalOf(subject);
     return arrival ? [(arrival.at - at) / 1000] : [];
   });
   console.log(
-    `${providerName} ${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${sim.webhooksSent()} provider webhooks, ${sim.ticketRuns()} ticket list calls; ` +
+    `${providerName} ${mode} on ${bench.database}: ${latencies.length}/${changes} changes arrived, ${sim.webhooksSent()} provider webhooks, ${sim.ticketRuns()} list calls of the changed type; ` +
       `p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${percentile(latencies, 95).toFixed(2)} s, max ${Math.max(...latencies).toFixed(2)} s`,
   );
   await bench.omniport.close();
