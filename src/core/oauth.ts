@@ -185,6 +185,7 @@ export class OAuthService implements TokenRefresher {
 
     const now = Date.now();
     await this.repo.deleteStaleFlows(new Date(now - 24 * 3_600_000));
+    await this.repo.dropStalePending(new Date(now - this.opts.flowTtlMinutes * 60_000));
     const flowId = randomUUID();
     const expiresAt = new Date(now + this.opts.flowTtlMinutes * 60_000);
     const verifier = endpoints.pkce ? randomBase62(48) : undefined;
@@ -329,7 +330,8 @@ export class OAuthService implements TokenRefresher {
     const pending = JSON.parse(this.box.decrypt(flow.pendingEncrypted)) as PendingTokens;
     const site = pending.sites.find((s) => s.id === siteId);
     if (!site) {
-      return { state: state!, manifest, sites: pending.sites, error: `Choose one of the ${manifest.displayName} sites your account gave access to: the one sent is not among them, and nothing was connected.` };
+      const why = siteId ? 'the site sent is not one of them' : 'no site was chosen';
+      return { state: state!, manifest, sites: pending.sites, error: `Choose one of the ${manifest.displayName} sites your account gave access to (${why}); nothing was connected.` };
     }
     if (!(await this.repo.takePending(flow.id, flow.pendingEncrypted))) throw flowError('state_used', 'this authorisation was already used');
     return this.finish(flow, found.linkedUser, manifest, pending.tokens, siteBaseUrl(manifest, site), now);

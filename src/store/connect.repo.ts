@@ -215,6 +215,11 @@ export class ConnectRepo {
     await this.db.delete(oauthFlows).where(or(lte(oauthFlows.expiresAt, before), lte(oauthFlows.usedAt, before)));
   }
 
+  /** Tokens of flows whose site choice can no longer be made (used before `before`) are dropped. */
+  async dropStalePending(before: Date): Promise<void> {
+    await this.db.update(oauthFlows).set({ pendingEncrypted: null }).where(and(isNotNull(oauthFlows.pendingEncrypted), lte(oauthFlows.usedAt, before)));
+  }
+
   // ---- connections (OAuth creation and refresh) and events
 
   /** Inserts a connection and its event in one transaction (the event is never lost, never orphaned). */
