@@ -1,5 +1,5 @@
 import type { ConnectableProvider, CredentialField } from '../core/connect';
-import type { FlowFailure } from '../core/oauth';
+import type { FlowFailure, SiteChoice } from '../core/oauth';
 import type { ConnectionRow, LinkedUserRow } from '../store/control-plane.repo';
 import { html, SafeHtml } from './html';
 
@@ -37,6 +37,9 @@ a.secondary { display: inline-block; margin-top: 1rem; color: var(--accent); }
 .alert { padding: .75rem 1rem; border-radius: 8px; border: 1px solid var(--bad); color: var(--bad); background: #fff5f5; margin: 1rem 0; }
 .success { font-size: 3rem; line-height: 1; color: var(--ok); margin: 0 0 .5rem; }
 .or { margin: 1.5rem 0 0; padding-top: 1rem; border-top: 1px solid var(--line); }
+fieldset.sites { border: 0; padding: 0; margin: 1rem 0 0; display: grid; gap: .5rem; }
+label.site { display: flex; align-items: center; gap: .75rem; margin: 0; padding: .75rem; border: 1px solid var(--line); border-radius: 8px; font-weight: 400; cursor: pointer; }
+label.site:has(input:checked) { border-color: var(--accent); background: #f0f5ff; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 footer { text-align: center; color: var(--muted); font-size: .8rem; margin: -2rem 0 2rem; }
 `;
@@ -177,6 +180,8 @@ function loginHostInput(p: ConnectableProvider, state: FormState | undefined): S
 
 function baseUrlInput(p: ConnectableProvider, prefix: string, state: FormState | undefined): SafeHtml | null {
   if (prefix === 'oauth' && p.manifest.oauth?.loginUrls?.length) return loginHostInput(p, state);
+  // The sites the authorisation reaches are listed after it (Jira): nothing to type before.
+  if (prefix === 'oauth' && p.manifest.oauth?.sites) return null;
   if (!p.needsBaseUrl && !state?.values.base_url) return null;
   const id = `${prefix}-base_url`;
   const error = state?.errors.base_url;
@@ -216,6 +221,26 @@ ${message ? html`<div class="alert" role="alert" id="error-summary" tabindex="-1
 ${oauthBlock}
 ${formBlock}`;
   return layout({ title: `Connect ${name}`, nonce: o.nonce, body });
+}
+
+/** The sites an authorisation reaches (Jira), to choose the one to connect; posted back with the flow's state. */
+export function siteChoicePage(o: { nonce: string; choice: SiteChoice; action: string }): SafeHtml {
+  const name = o.choice.manifest.displayName;
+  const body = html`
+<h1>${logo(name)} Choose your ${name} site</h1>
+<p class="lead">Your account gave access to several ${name} sites. Choose the one to connect; you can connect another one later with your link.</p>
+${o.choice.error ? html`<div class="alert" role="alert" id="error-summary" tabindex="-1">${o.choice.error}</div>` : null}
+<form method="post" action="${o.action}" data-busy="Connecting…">
+  <input type="hidden" name="state" value="${o.choice.state}">
+  <fieldset class="sites">
+    <legend class="visually-hidden">${name} sites</legend>
+    ${o.choice.sites.map(
+      (site, i) => html`<label class="site"><input type="radio" name="site" value="${site.id}" required${i === 0 ? html` autofocus` : null}> <span><span class="name">${site.name}</span><br><span class="meta">${site.url}</span></span></label>`,
+    )}
+  </fieldset>
+  <button type="submit">Connect this site</button>
+</form>`;
+  return layout({ title: `Choose your ${name} site`, nonce: o.nonce, body });
 }
 
 export function successPage(o: { nonce: string; displayName: string; redirectUrl: string | null; reauthorized: boolean; linkToken: string }): SafeHtml {

@@ -3,11 +3,11 @@ import { acceptForms, formOf } from '../http/forms';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors';
 import { isMagicLinkToken, type ActiveLink, type ConnectableProvider } from '../core/connect';
-import { flowCookieName, parseState, readFlowCookie, type FlowFailure } from '../core/oauth';
+import { flowCookieName, parseState, readFlowCookie, type CompletedFlow, type FlowFailure, type SiteChoice } from '../core/oauth';
 import type { Services } from '../core/services';
 import type { ConnectionView } from '../core/connections';
 import type { SafeHtml } from './html';
-import { errorPage, flowProblemPage, linkProblemPage, providerListPage, providerPage, successPage, type FormState } from './pages';
+import { errorPage, flowProblemPage, linkProblemPage, providerListPage, providerPage, siteChoicePage, successPage, type FormState } from './pages';
 
 export interface ConnectPageOptions {
   services: Services;
@@ -159,17 +159,16 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
     return undefined;
   }
 
-  app.get('/oauth/callback', { config, schema }, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const state = str(query.state);
+  /**
+   * The end of an OAuth flow: the success page once connected, the site choice when the tokens reach
+   * several sites (422 with its reason when a choice was refused), or the page that explains a failure.
+   */
+  async function finishFlow(request: FastifyRequest, reply: FastifyReply, state: string | undefined, run: (cookies: Record<string, string>) => Promise<CompletedFlow | SiteChoice>) {
     const cookies = parseCookies(request.headers.cookie);
     const cookie = readFlowCookie(state, cookies);
     try {
-      const done = await services.oauth.complete(
-        { state, code: str(query.code), error: str(query.error), error_description: str(query.error_description) },
-        cookies,
-        publicBase(request, publicUrl) + callbackPath,
-      );
+      const done = await run(cookies);
+      if (!('view' in done)) return sendPage(reply, done.error ? 422 : 200, (nonce) => siteChoicePage({ nonce, choice: done, action: callbackPath }));
       await recordConnection(request, done.view, done.inviteLinkId, 'oauth');
       const r = services.connect.signOutcome({ provider: done.manifest.name, redirectUrl: done.redirectUrl, reauthorized: done.view.reauthorized });
       const flowId = parseState(state!)!.flowId;
@@ -189,6 +188,24 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
       const linkToken = reason === 'state_missing' ? undefined : cookie?.linkToken;
       return sendPage(reply, err.status, (nonce) => flowProblemPage({ nonce, reason, detail, linkToken }));
     }
+  }
+
+  app.get('/oauth/callback', { config, schema }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const state = str(query.state);
+    return finishFlow(request, reply, state, (cookies) =>
+      services.oauth.complete(
+        { state, code: str(query.code), error: str(query.error), error_description: str(query.error_description) },
+        cookies,
+        publicBase(request, publicUrl) + callbackPath,
+      ),
+    );
+  });
+
+  // The site chosen on the page above: posted to the callback's path, where the flow's cookie is sent.
+  app.post('/oauth/callback', { config, schema }, async (request, reply) => {
+    const form = formOf(request.body);
+    return finishFlow(request, reply, form.state, (cookies) => services.oauth.chooseSite(form.state, form.site, cookies));
   });
 
   app.get('/:token', { config, schema }, async (request, reply) => {

@@ -10,8 +10,8 @@ import type { HttpTuning, TokenRefresher } from './provider-context';
 import { beforeTheWrite, ProviderError, ProviderHttpClient } from '../providers/http-client';
 import type { ProviderManifest } from '../providers/manifest';
 import type { ProviderRegistry } from '../providers/registry';
-import type { ConnectionRow } from '../store/control-plane.repo';
-import type { ConnectRepo, OAuthAppRow } from '../store/connect.repo';
+import type { ConnectionRow, LinkedUserRow } from '../store/control-plane.repo';
+import type { ConnectRepo, OAuthAppRow, OAuthFlowRow } from '../store/connect.repo';
 
 /** HKDF purpose of the key that signs `state`. */
 export const STATE_KEY_PURPOSE = 'oauth-state';
@@ -79,6 +79,30 @@ export interface CompletedFlow {
   redirectUrl: string | null;
   /** The magic link the flow started from (the audit log's actor). */
   inviteLinkId: string | null;
+}
+
+/** A site the tokens reach (Atlassian: a Jira site and its cloud id), as the linked user chooses it. */
+export interface AccountSite {
+  id: string;
+  name: string;
+  url: string;
+}
+
+/**
+ * The code was exchanged but its tokens reach several sites: the connect page asks which one, and posts the
+ * choice back with the same state (its cookie is still there). `error` says why a choice was refused.
+ */
+export interface SiteChoice {
+  state: string;
+  manifest: ProviderManifest;
+  sites: AccountSite[];
+  error?: string;
+}
+
+/** What a flow waiting for a site choice keeps (encrypted) on its row. */
+interface PendingTokens {
+  tokens: TokenResponse;
+  sites: AccountSite[];
 }
 
 interface TokenResponse {
@@ -151,13 +175,17 @@ export class OAuthService implements TokenRefresher {
   async start(opened: ActiveLink, linkToken: string, provider: string, typedBaseUrl: string | undefined, callbackUrl: string): Promise<StartedFlow> {
     const offered = await this.connect.linkProvider(opened.link, provider);
     if (!offered.oauth) throw new AppError('not_found', 'this provider is not connected with OAuth here');
-    const baseUrl = (await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.oauth?.loginUrls?.[0]?.url ?? offered.manifest.defaultBaseUrl;
+    // Where the tokens reach is learnt after the exchange (Jira's sites), not typed.
+    const baseUrl = offered.manifest.oauth?.sites
+      ? undefined
+      : ((await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.oauth?.loginUrls?.[0]?.url ?? offered.manifest.defaultBaseUrl);
     const app = await this.repo.findOAuthApp(opened.link.projectId, provider);
     if (!app) throw new AppError('not_found', 'this provider is not connected with OAuth here');
     const endpoints = this.endpoints(offered.manifest, app, baseUrl);
 
     const now = Date.now();
     await this.repo.deleteStaleFlows(new Date(now - 24 * 3_600_000));
+    await this.repo.dropStalePending(new Date(now - this.opts.flowTtlMinutes * 60_000));
     const flowId = randomUUID();
     const expiresAt = new Date(now + this.opts.flowTtlMinutes * 60_000);
     const verifier = endpoints.pkce ? randomBase62(48) : undefined;
@@ -197,21 +225,38 @@ export class OAuthService implements TokenRefresher {
   }
 
   /**
+   * The flow of a state this browser started: the signature covers the nonce kept in the browser's cookie.
+   */
+  private verifiedState(state: string | undefined, cookies: Record<string, string>) {
+    if (!state) throw flowError('state_missing', 'the provider sent no state');
+    const parsed = parseState(state);
+    const cookie = readFlowCookie(state, cookies);
+    if (!parsed || !cookie) throw flowError('state_invalid', 'the state is not one this browser started');
+    if (!this.stateSigner.verify(`state.v1|${parsed.flowId}|${parsed.exp}|${cookie.nonce}`, parsed.signature)) {
+      throw flowError('state_invalid', 'the state is not one this browser started');
+    }
+    return parsed;
+  }
+
+  /** The flow's magic link and linked user, unless the link is gone or revoked. */
+  private async flowLink(flow: OAuthFlowRow, now: Date) {
+    const found = flow.inviteLinkId ? await this.repo.findInviteLinkById(flow.inviteLinkId) : undefined;
+    if (!found) throw flowError('state_invalid', 'the magic link of this authorisation no longer exists');
+    if (linkStatus(found.link, now) === 'revoked') throw flowError('link_revoked', 'the magic link was revoked');
+    return found;
+  }
+
+  /**
    * The provider sent the browser back: checks the state (signature with the browser's nonce, expiry,
-   * single use), exchanges the code, and creates (or re-authorises) the connection.
+   * single use), exchanges the code, and creates (or re-authorises) the connection; or, when the tokens
+   * reach several sites, keeps them and asks which site.
    */
   async complete(
     query: { state?: string; code?: string; error?: string; error_description?: string },
     cookies: Record<string, string>,
     callbackUrl: string,
-  ): Promise<CompletedFlow> {
-    if (!query.state) throw flowError('state_missing', 'the provider sent no state');
-    const parsed = parseState(query.state);
-    const cookie = readFlowCookie(query.state, cookies);
-    if (!parsed || !cookie) throw flowError('state_invalid', 'the state is not one this browser started');
-    if (!this.stateSigner.verify(`state.v1|${parsed.flowId}|${parsed.exp}|${cookie.nonce}`, parsed.signature)) {
-      throw flowError('state_invalid', 'the state is not one this browser started');
-    }
+  ): Promise<CompletedFlow | SiteChoice> {
+    const parsed = this.verifiedState(query.state, cookies);
     const now = new Date();
     if (parsed.exp * 1000 <= now.getTime()) throw flowError('state_expired', 'the authorisation took too long');
     const flow = await this.repo.consumeFlow(parsed.flowId, now);
@@ -221,9 +266,7 @@ export class OAuthService implements TokenRefresher {
       if (known) throw flowError('state_expired', 'the authorisation took too long');
       throw flowError('state_invalid', 'the state is not one this browser started');
     }
-    const found = flow.inviteLinkId ? await this.repo.findInviteLinkById(flow.inviteLinkId) : undefined;
-    if (!found) throw flowError('state_invalid', 'the magic link of this authorisation no longer exists');
-    if (linkStatus(found.link, now) === 'revoked') throw flowError('link_revoked', 'the magic link was revoked');
+    const found = await this.flowLink(flow, now);
 
     if (query.error) {
       if (query.error === 'access_denied') throw flowError('access_denied', 'access was not granted');
@@ -256,21 +299,107 @@ export class OAuthService implements TokenRefresher {
       }
       throw err;
     }
+    if (manifest.oauth?.sites) {
+      const sites = await this.sitesOf(flow.projectId, manifest, tokens.access_token);
+      if (sites.length === 1) return this.finish(flow, found.linkedUser, manifest, tokens, siteBaseUrl(manifest, sites[0]!), now);
+      // Several: nothing is chosen for the user; the tokens wait (encrypted, on the used flow) for the choice.
+      const pending: PendingTokens = { tokens, sites };
+      await this.repo.holdPending(flow.id, this.box.encrypt(JSON.stringify(pending)));
+      return { state: query.state!, manifest, sites };
+    }
     // Where the account's API lives: the token answer says so for some providers (Salesforce instance_url).
     const accountUrl = manifest.oauth?.accountUrlFromToken ? accountUrlOf(manifest, tokens) : baseUrl;
     if (!accountUrl) throw flowError('provider_error', `${manifest.displayName} needs the address of the account`);
+    return this.finish(flow, found.linkedUser, manifest, tokens, accountUrl, now, baseUrl);
+  }
+
+  /**
+   * The site the linked user chose among those the flow's tokens reach: only one of them is accepted (a site
+   * outside the list is refused and the choice asked again), once, within the flow's lifetime after the callback.
+   */
+  async chooseSite(state: string | undefined, siteId: string | undefined, cookies: Record<string, string>): Promise<CompletedFlow | SiteChoice> {
+    const parsed = this.verifiedState(state, cookies);
+    const now = new Date();
+    const flow = await this.repo.findFlow(parsed.flowId);
+    if (!flow?.usedAt) throw flowError('state_invalid', 'the state is not one this browser started');
+    if (!flow.pendingEncrypted) throw flowError('state_used', 'this authorisation was already used');
+    if (flow.usedAt.getTime() + this.opts.flowTtlMinutes * 60_000 <= now.getTime()) throw flowError('state_expired', 'the authorisation took too long');
+    const found = await this.flowLink(flow, now);
+    const manifest = this.providers.get(flow.provider);
+    if (!manifest?.oauth?.sites) throw flowError('provider_error', `${flow.provider} is no longer set up for OAuth in this project`);
+    const pending = JSON.parse(this.box.decrypt(flow.pendingEncrypted)) as PendingTokens;
+    const site = pending.sites.find((s) => s.id === siteId);
+    if (!site) {
+      const why = siteId ? 'the site sent is not one of them' : 'no site was chosen';
+      return { state: state!, manifest, sites: pending.sites, error: `Choose one of the ${manifest.displayName} sites your account gave access to (${why}); nothing was connected.` };
+    }
+    if (!(await this.repo.takePending(flow.id, flow.pendingEncrypted))) throw flowError('state_used', 'this authorisation was already used');
+    return this.finish(flow, found.linkedUser, manifest, pending.tokens, siteBaseUrl(manifest, site), now);
+  }
+
+  /** Creates (or re-authorises) the connection of a finished flow. */
+  private async finish(
+    flow: OAuthFlowRow,
+    linkedUser: LinkedUserRow,
+    manifest: ProviderManifest,
+    tokens: TokenResponse,
+    accountUrl: string,
+    now: Date,
+    loginUrl?: string,
+  ): Promise<CompletedFlow> {
     const view = await this.connections.connectAuthorized({
       projectId: flow.projectId,
-      linkedUser: found.linkedUser,
+      linkedUser,
       provider: manifest.name,
       // The login host (Zoho: the data centre's accounts server) where renewals must go, when the API lives elsewhere.
-      credentials: credentialsFrom(manifest.oauth?.loginUrlCredential && baseUrl ? { [manifest.oauth.loginUrlCredential]: baseUrl } : {}, tokens, now),
+      credentials: credentialsFrom(manifest.oauth?.loginUrlCredential && loginUrl ? { [manifest.oauth.loginUrlCredential]: loginUrl } : {}, tokens, now),
       baseUrl: accountUrl,
       via: 'connect_oauth',
     });
     const { allowedRedirectUrls } = await this.settings.get(flow.projectId);
     const redirectUrl = flow.redirectUrl && redirectAllowed(allowedRedirectUrls, flow.redirectUrl) ? flow.redirectUrl : null;
     return { view, manifest, redirectUrl, inviteLinkId: flow.inviteLinkId };
+  }
+
+  /**
+   * The sites an access token reaches (Atlassian's accessible-resources), those of this product only (a
+   * site's scopes name it), with a cloud id fit for a URL path. None is an error the linked user is told.
+   */
+  private async sitesOf(projectId: string, manifest: ProviderManifest, accessToken: string): Promise<AccountSite[]> {
+    const spec = manifest.oauth!.sites!;
+    const url = new URL(spec.resourcesUrl);
+    const client = new ProviderHttpClient({
+      manifest,
+      connectionId: `oauth:${projectId}:${manifest.name}`,
+      baseUrl: url.origin,
+      authHeaders: () => ({ authorization: `Bearer ${accessToken}` }),
+      // Atlassian's gateway answers `{ "code": 401, "message": "Unauthorized" }`.
+      errorMessage: (body) => (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message.slice(0, 300) : undefined),
+      ...this.opts.tuning,
+    });
+    let data: unknown;
+    try {
+      data = (await client.get<unknown>(url.href)).data;
+    } catch (err) {
+      if (err instanceof ProviderError) {
+        throw flowError('provider_error', `${manifest.displayName} did not list the sites of the authorisation`, { provider_status: err.providerStatus, provider_message: err.providerMessage });
+      }
+      throw err;
+    }
+    const sites: AccountSite[] = [];
+    for (const item of Array.isArray(data) ? (data as Record<string, unknown>[]) : []) {
+      const { id, name, url: siteUrl, scopes } = item ?? {};
+      if (typeof id !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(id) || typeof siteUrl !== 'string') continue;
+      if (spec.scopeMarker && Array.isArray(scopes) && !scopes.some((s) => typeof s === 'string' && s.includes(spec.scopeMarker!))) continue;
+      if (sites.some((s) => s.id === id)) continue;
+      sites.push({ id, name: typeof name === 'string' && name ? name : siteUrl, url: siteUrl });
+    }
+    if (sites.length === 0) {
+      throw flowError('provider_error', `your account gave access to no ${manifest.displayName} site`, {
+        provider_message: `the authorisation reaches no ${manifest.displayName} site: sign in with an account that has one, and allow access to it`,
+      });
+    }
+    return sites;
   }
 
   // ---- TokenRefresher
@@ -412,6 +541,9 @@ function accountUrlOf(manifest: ProviderManifest, tokens: TokenResponse): string
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
+
+/** The API address of a chosen site (Jira: the gateway with the site's cloud id). */
+const siteBaseUrl = (manifest: ProviderManifest, site: AccountSite) => manifest.oauth!.sites!.apiBaseUrl.replace('{id}', encodeURIComponent(site.id));
 
 /** The `scope` of a token request, for providers that take it there too. */
 const scopeParam = (e: OAuthEndpoints): Record<string, string> => (e.tokenRequestScope && e.scopes.length > 0 ? { scope: e.scopes.join(' ') } : {});

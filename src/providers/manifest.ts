@@ -81,11 +81,17 @@ export interface OAuthSpec {
   /** How the token endpoint takes its parameters: form-encoded (RFC 6749, the default) or a JSON body (ClickUp). */
   tokenRequestBody?: 'form' | 'json';
   /**
-   * False: the hosted connect page does not offer this provider's OAuth flow (Jira's needs Atlassian's
-   * `audience` parameter and a cloud-id lookup that Omniport does not do yet). The project's OAuth app still
+   * False: the hosted connect page does not offer this provider's OAuth flow. The project's OAuth app still
    * renews the tokens of connections made with POST /connections, and signs what the provider signs with it.
    */
   connectPage?: boolean;
+  /**
+   * The token reaches sites the provider lists after the code exchange (Atlassian's accessible-resources,
+   * answering `[{ id, name, url, scopes }]`): the connection's base URL is `apiBaseUrl` with the chosen site's
+   * `{id}`. One site is taken as it is; among several the linked user chooses on the connect page. Sites
+   * whose scopes name none containing `scopeMarker` (another product's, e.g. Confluence) are left out.
+   */
+  sites?: { resourcesUrl: string; apiBaseUrl: string; scopeMarker?: string };
   /**
    * The token requests repeat the scopes (`scope`), as the Microsoft identity platform expects of a refresh
    * (a token is for one resource; the refresh names it again).

@@ -192,9 +192,32 @@ export class ConnectRepo {
     return row;
   }
 
+  /** Keeps a used flow's tokens until the linked user chooses a site. */
+  async holdPending(id: string, pendingEncrypted: string): Promise<void> {
+    await this.db.update(oauthFlows).set({ pendingEncrypted }).where(eq(oauthFlows.id, id));
+  }
+
+  /**
+   * Clears a flow's pending tokens if they are still the ones read (compare and set): true for the one
+   * caller that takes them, so a choice is made once.
+   */
+  async takePending(id: string, pendingEncrypted: string): Promise<boolean> {
+    const rows = await this.db
+      .update(oauthFlows)
+      .set({ pendingEncrypted: null })
+      .where(and(eq(oauthFlows.id, id), eq(oauthFlows.pendingEncrypted, pendingEncrypted)))
+      .returning({ id: oauthFlows.id });
+    return rows.length === 1;
+  }
+
   /** Flows finished or expired for more than a day are of no use. */
   async deleteStaleFlows(before: Date): Promise<void> {
     await this.db.delete(oauthFlows).where(or(lte(oauthFlows.expiresAt, before), lte(oauthFlows.usedAt, before)));
+  }
+
+  /** Tokens of flows whose site choice can no longer be made (used before `before`) are dropped. */
+  async dropStalePending(before: Date): Promise<void> {
+    await this.db.update(oauthFlows).set({ pendingEncrypted: null }).where(and(isNotNull(oauthFlows.pendingEncrypted), lte(oauthFlows.usedAt, before)));
   }
 
   // ---- connections (OAuth creation and refresh) and events

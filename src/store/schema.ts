@@ -337,6 +337,11 @@ export const oauthFlows = pgTable('oauth_flows', {
   baseUrl: text('base_url'),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  /**
+   * A code exchanged whose tokens reach several sites (Atlassian): the tokens and the sites, encrypted,
+   * until the linked user chooses one; cleared when the choice is made.
+   */
+  pendingEncrypted: text('pending_encrypted'),
   createdAt: createdAt(),
 });
 

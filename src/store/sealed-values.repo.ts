@@ -32,6 +32,7 @@ export const SEALED_COLUMNS: SealedColumn[] = [
   column('connections', 'credentials_encrypted'),
   column('oauth_apps', 'client_secret_encrypted'),
   column('oauth_flows', 'code_verifier_encrypted'),
+  column('oauth_flows', 'pending_encrypted'),
   column('webhook_endpoints', 'secret_encrypted'),
   {
     name: 'events.payload.connection_token_encrypted',

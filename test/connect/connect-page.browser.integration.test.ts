@@ -13,6 +13,8 @@ import { startAttioSimulator, type AttioSimulator } from '../simulators/attio';
 import { startHubSpotSimulator, type HubSpotSimulator } from '../simulators/hubspot';
 import { startPipedriveSimulator, type PipedriveSimulator } from '../simulators/pipedrive';
 import { startZendeskSellSimulator, type ZendeskSellSimulator } from '../simulators/zendesk-sell';
+import { startJiraSimulator, type JiraSimulator } from '../simulators/jira';
+import { jiraOnSimulator } from '../support/connect-providers';
 import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 
@@ -20,8 +22,9 @@ import type { ProviderAdapter } from '../../src/providers/types';
  * The hosted connect page in a real browser (Debian's Chromium through playwright-core), with the real
  * Zendesk adapter against the Zendesk simulator; Zendesk's OAuth endpoints are pointed at the OAuth
  * simulator through the project's OAuth app; the eight CRMs likewise (HubSpot, Pipedrive, Salesforce, Dynamics
- * 365 Sales, Zoho CRM, Attio, Close, Zendesk Sell), each end to end with its provider's authorize and token
- * request shapes, and the connection then used through the passthrough endpoint. Screenshots of every step go to test-artifacts/connect/.
+ * 365 Sales, Zoho CRM, Attio, Close, Zendesk Sell) and Jira (its site chosen among those the grant reaches), each
+ * end to end with its provider's authorize and token request shapes, and the connection then used through the
+ * passthrough endpoint. Screenshots of every step go to test-artifacts/connect/.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -52,6 +55,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
   let pipedrive: PipedriveSimulator;
   let sellAuth: OAuthSimulator;
   let sell: ZendeskSellSimulator;
+  let jiraAuth: OAuthSimulator;
+  let jira: JiraSimulator;
   /** The callback address of each CRM's OAuth app, as PUT /oauth-apps gave it. */
   const redirectUris: Record<string, string> = {};
   let browser: Browser;
@@ -76,7 +81,12 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     pipedrive = await startPipedriveSimulator({ apiTokens: [] });
     sell = await startZendeskSellSimulator({ tokens: [] });
     const moved: Record<string, string> = { close: close.url, attio: attio.url, hubspot: hubspot.url, 'zendesk-sell': sell.url };
-    const adapters = defaultProviders().map((a): ProviderAdapter => (moved[a.manifest.name] ? { ...a, manifest: { ...a.manifest, defaultBaseUrl: moved[a.manifest.name] } } : a));
+    // Jira: Atlassian's API host (accessible-resources and the gateway under /ex/jira/{cloudId}) is the Jira simulator.
+    jira = await startJiraSimulator({ accessTokens: [] });
+    const adapters = defaultProviders().map((a): ProviderAdapter => {
+      if (a.manifest.name === 'jira') return jiraOnSimulator(jira);
+      return moved[a.manifest.name] ? { ...a, manifest: { ...a.manifest, defaultBaseUrl: moved[a.manifest.name] } } : a;
+    });
     server = await startTestServer({ providers: new ProviderRegistry(adapters), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'true' } });
     const app = await server.call('PUT', '/oauth-apps/zendesk', {
       body: {
@@ -157,6 +167,13 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       clientAuth: 'basic',
     });
     sellAuth.onAccessToken = (token) => sell.addToken(token);
+    // Jira (https://auth.atlassian.com/authorize and /oauth/token): a JSON token request, rotating refresh tokens.
+    jiraAuth = await startOAuthSimulator({
+      clients: [{ clientId: 'omniport-jira', clientSecret: 'jira-oauth-secret', name: 'Acme Issue Sync', redirectUris: [] }],
+      paths: { authorize: '/authorize', token: '/oauth/token' },
+      clientAuth: 'post',
+    });
+    jiraAuth.onAccessToken = (token) => jira.addAccessToken(token);
     // The project's OAuth app of each CRM, pointed at its authorization server's simulator.
     for (const [provider, sim] of [
       ['salesforce', sfAuth],
@@ -167,6 +184,7 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       ['hubspot', hubspotAuth],
       ['pipedrive', pipedriveAuth],
       ['zendesk-sell', sellAuth],
+      ['jira', jiraAuth],
     ] as const) {
       const { clientId, clientSecret } = sim.clients[0]!;
       const res = await server.call('PUT', `/oauth-apps/${provider}`, {
@@ -203,6 +221,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     await pipedrive?.close();
     await sellAuth?.close();
     await sell?.close();
+    await jiraAuth?.close();
+    await jira?.close();
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -297,6 +317,10 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
     baseUrl: string;
     /** A GET the provider answers with the connection's access token, sent through POST /passthrough. */
     probe: { path: string; query?: Record<string, string> };
+    /** How the token request is encoded (default form-encoded; Jira's is JSON). */
+    tokenContentType?: string;
+    /** What the linked user does on Omniport after approving, before "… is connected" (choose a site). */
+    afterApprove?: (page: Page) => Promise<unknown>;
   }
 
   /**
@@ -331,7 +355,12 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       expect(authorize.state).toMatch(/^[\w-]+\.\d+\.[\w-]+$/);
       if (authorize.code_challenge_method) expect(authorize.code_challenge).toMatch(/^[\w-]{43}$/);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${flow.app} wants to access your Acme account`);
-      await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      if (flow.afterApprove) {
+        await Promise.all([page.waitForURL(/\/connect\/oauth\/callback\?/), page.getByRole('button', { name: 'Approve' }).click()]);
+        await flow.afterApprove(page);
+      } else {
+        await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Approve' }).click()]);
+      }
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${flow.name} is connected`);
       await shot(page, `21-${flow.provider}-connected.png`);
       expect(errors, errors.join('\n')).toEqual([]);
@@ -339,8 +368,8 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       await context.close();
     }
 
-    // One token request: the code exchanged (with its PKCE verifier where a challenge was sent), form-encoded.
-    expect(flow.auth.grants).toMatchObject([{ grantType: 'authorization_code', ok: true, contentType: 'application/x-www-form-urlencoded', params: flow.tokenParams }]);
+    // One token request: the code exchanged (with its PKCE verifier where a challenge was sent), form-encoded (or JSON).
+    expect(flow.auth.grants).toMatchObject([{ grantType: 'authorization_code', ok: true, contentType: flow.tokenContentType ?? 'application/x-www-form-urlencoded', params: flow.tokenParams }]);
     expect(flow.tokenParams.includes('code_verifier')).toBe(authorize.code_challenge !== undefined);
     const conns = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
     expect(conns).toMatchObject([{ provider: flow.provider, status: 'valid', base_url: flow.baseUrl }]);
@@ -473,6 +502,38 @@ describe.skipIf(!hasChromium)('hosted connect page in Chromium', () => {
       });
     });
   }
+
+  it('connects Jira with OAuth: Atlassian\'s audience and consent, a JSON token request, and the site chosen among those the grant reaches', async () => {
+    // The grant reaches two Jira sites: the page asks which (nothing chosen for the user).
+    jira.accessibleResources.push({
+      id: 'c0ffee00-1111-4222-8333-444455556666',
+      name: 'Northwind Engineering',
+      url: 'https://northwind-eng.atlassian.net',
+      scopes: ['read:jira-work', 'write:jira-work', 'read:jira-user', 'manage:jira-webhook'],
+      avatarUrl: 'https://site-admin-avatar-cdn.prod.public.atl-paas.net/avatars/240/flag.png',
+    });
+    await connectCrmWithOAuth({
+      provider: 'jira',
+      name: 'Jira',
+      app: 'Acme Issue Sync',
+      origin: 'woodgrove',
+      auth: jiraAuth,
+      authorize: { scope: 'read:jira-work write:jira-work read:jira-user manage:jira-webhook offline_access', audience: 'api.atlassian.com', prompt: 'consent' },
+      tokenParams: ['client_id', 'client_secret', 'code', 'grant_type', 'redirect_uri'],
+      tokenContentType: 'application/json',
+      afterApprove: async (page) => {
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Choose your Jira site');
+        expect(await page.getByRole('radio').count()).toBe(2);
+        await page.getByRole('radio', { name: /Simulated Jira/ }).check();
+        await shot(page, '22-jira-choose-site.png');
+        await Promise.all([page.waitForURL(/\/connect\/ml_[A-Za-z0-9]+\/done\?r=/), page.getByRole('button', { name: 'Connect this site' }).click()]);
+      },
+      baseUrl: `${jira.url}/ex/jira/${jira.cloudId}`,
+      probe: { path: '/rest/api/3/myself' },
+    });
+    // The probe went through the gateway with the chosen site's cloud id.
+    expect(jira.requests.some((r) => r.path === `/ex/jira/${jira.cloudId}/rest/api/3/myself` && r.auth?.scheme === 'bearer' && r.status === 200)).toBe(true);
+  });
 
   it('connects Zendesk with an API token, explaining a refused token first', async () => {
     const link = await magicLink('contoso', 'Contoso Ltd');

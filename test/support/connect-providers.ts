@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
+import { jiraAdapter } from '../../src/providers/jira';
 
 /**
  * Test-only adapters for the hosted connect page, both backed by the OAuth simulator's little API
@@ -102,3 +103,18 @@ export const acmeTokenProvider: ProviderAdapter = {
   verifyCredentials: async (ctx) => void (await ctx.http.get('/api/me')),
   syncers: [],
 };
+
+/**
+ * Jira's real adapter with Atlassian's API host (accessible-resources and the gateway) moved to the Jira
+ * simulator, as its OAuth endpoints are moved to the OAuth simulator by the project's OAuth app.
+ */
+export function jiraOnSimulator(sim: { url: string }): ProviderAdapter {
+  const oauth = jiraAdapter.manifest.oauth!;
+  return {
+    ...jiraAdapter,
+    manifest: {
+      ...jiraAdapter.manifest,
+      oauth: { ...oauth, sites: { ...oauth.sites!, resourcesUrl: `${sim.url}/oauth/token/accessible-resources`, apiBaseUrl: `${sim.url}/ex/jira/{id}` } },
+    },
+  };
+}

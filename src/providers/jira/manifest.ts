@@ -6,8 +6,7 @@ import type { ProviderManifest } from '../manifest';
  * is required as `base_url`; there is no default. API-token connections authenticate with HTTP Basic
  * `{email}:{api_token}`; an OAuth 2.0 (3LO) access token (`{access_token}`, with base URL
  * `https://api.atlassian.com/ex/jira/<cloudId>`) is sent as a bearer token and renewed with the project's
- * Jira OAuth app. OAuth through the hosted connect page is not offered yet (it needs Atlassian's `audience`
- * parameter and the cloud-id lookup): OAuth connections are made with POST /connections.
+ * Jira OAuth app. The hosted connect page obtains such tokens and finds the site (cloud id) they reach.
  */
 export const jiraManifest: ProviderManifest = {
   name: 'jira',
@@ -36,7 +35,14 @@ export const jiraManifest: ProviderManifest = {
     scopes: ['read:jira-work', 'write:jira-work', 'read:jira-user', 'manage:jira-webhook', 'offline_access'],
     pkce: false,
     tokenRequestBody: 'json',
-    connectPage: false,
+    // Atlassian's authorization server issues tokens for its API gateway; consent is asked every time.
+    authorizeParams: { audience: 'api.atlassian.com', prompt: 'consent' },
+    // Which Jira sites the grant reaches; API calls go through the gateway with the site's cloud id.
+    sites: {
+      resourcesUrl: 'https://api.atlassian.com/oauth/token/accessible-resources',
+      apiBaseUrl: 'https://api.atlassian.com/ex/jira/{id}',
+      scopeMarker: 'jira',
+    },
   },
   // Jira answers 429 with Retry-After (seconds); X-RateLimit-Reset is an ISO timestamp, so only
   // the remaining count is declared here and Retry-After decides the wait.

@@ -24,6 +24,10 @@
  *   GET|POST /search/jql             (JQL subset, nextPageToken; unbounded queries refused)
  *   GET|POST /search                 410 Gone, as on Jira Cloud since the endpoint's removal
  *
+ * Atlassian's API gateway, for OAuth 2.0 (3LO) tokens: the same API under `/ex/jira/{cloudId}` (the site's
+ * `cloudId`; another id is answered 404), and GET /oauth/token/accessible-resources (the sites a bearer
+ * token reaches: `accessibleResources`, by default this site alone).
+ *
  * JQL dates are read in the searching user's time zone (the default token owner is in
  * America/Los_Angeles, so a client writing UTC times misses changes). Multipart bodies arrive through
  * the kit as UTF-8 text, so binary uploads are stored as their UTF-8 decoding (text files are exact).
@@ -86,6 +90,17 @@ export interface JiraSimulatorOptions {
   /** Create the default users, groups, projects, custom fields and two issues. Default true. */
   seedDefaults?: boolean;
   recordBodies?: boolean;
+  /** The site's cloud id behind the gateway (`/ex/jira/{cloudId}`); default a fixed UUID. */
+  cloudId?: string;
+}
+
+/** One entry of GET /oauth/token/accessible-resources. */
+export interface AccessibleResource {
+  id: string;
+  name: string;
+  url: string;
+  scopes: string[];
+  avatarUrl: string;
 }
 
 export interface JiraSimulator {
@@ -129,6 +144,10 @@ export interface JiraSimulator {
   resetRequests(): void;
   /** Admin webhooks created through `POST /rest/webhooks/1.0/webhook`, and the signed deliveries sent to them. */
   readonly hooks: JiraHooks;
+  /** The site's cloud id: its API is also served under `${url}/ex/jira/${cloudId}`. */
+  readonly cloudId: string;
+  /** What GET /oauth/token/accessible-resources lists (this site first); tests add other sites. */
+  accessibleResources: AccessibleResource[];
   close(): Promise<void>;
 }
 
@@ -660,12 +679,23 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
 
   // ------------------------------------------------------------ server glue
   const handled = new WeakSet<SimRequest>();
+  const cloudId = opts.cloudId ?? '5b1e3c7a-0d2f-4e8b-9a61-3f2c7d9e4b10';
+  const RESOURCES = '/oauth/token/accessible-resources';
+  /** Requests through the gateway, with the cloud id they named. */
+  const viaGateway = new WeakMap<SimRequest, string>();
   const server = await startSimServer({
     clock,
     faults,
     requests,
     recordBodies: opts.recordBodies,
     onRequest(req) {
+      // The gateway serves the site's API under its cloud id: routed (and checked) as the path that follows.
+      const gateway = /^\/ex\/jira\/([^/]+)(\/.*)$/.exec(req.path);
+      if (gateway) {
+        viaGateway.set(req, decodeURIComponent(gateway[1]!));
+        req.path = gateway[2]!;
+      }
+      if (req.path === RESOURCES) return;
       const ct = String(req.headers['content-type'] ?? '');
       let body: unknown = req.bodyError ? undefined : req.body;
       if (ct.startsWith('multipart/form-data')) {
@@ -692,6 +722,13 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
     },
     handle(req) {
       const id = identify(req);
+      if (req.path === RESOURCES && req.method === 'GET') {
+        // Only OAuth access tokens have sites to list; the gateway answers in its own error shape.
+        if (id?.scheme !== 'bearer' || !id.user) return { status: 401, body: { code: 401, message: 'Unauthorized' } };
+        return ok(sim.accessibleResources);
+      }
+      const site = viaGateway.get(req);
+      if (site !== undefined && site !== cloudId) return { status: 404, body: { code: 404, message: 'Not Found' } };
       if (!id?.user) return unauthorized();
       handled.add(req);
       if (tick() && rl.enforce) return tooMany();
@@ -814,6 +851,16 @@ export async function startJiraSimulator(opts: JiraSimulatorOptions = {}): Promi
       requests.length = 0;
     },
     hooks,
+    cloudId,
+    accessibleResources: [
+      {
+        id: cloudId,
+        name: 'Simulated Jira',
+        url: server.url,
+        scopes: ['read:jira-work', 'write:jira-work', 'read:jira-user', 'manage:jira-webhook'],
+        avatarUrl: 'https://site-admin-avatar-cdn.prod.public.atl-paas.net/avatars/240/rocket.png',
+      },
+    ],
     async close() {
       hooks.sender.enabled = false;
       await hooks.sender.settle();
