@@ -103,6 +103,14 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
   const tasks = new Map<string, SimTask>();
   const stories = new Map<string, SimStory>();
   const attachments = new Map<string, SimAttachment>();
+  // Each task's stories and attachments in the order they were added: a task's listing reads its own, not every one.
+  const storiesOf = new Map<string, SimStory[]>();
+  const attachmentsOf = new Map<string, SimAttachment[]>();
+  const addTo = <T>(index: Map<string, T[]>, task: string, item: T) => {
+    const list = index.get(task);
+    if (list) list.push(item);
+    else index.set(task, [item]);
+  };
   const events = new Map<string, SimEvent[]>();
   let eventSeq = 0;
   /** Tokens minted in an earlier generation are too old (412). */
@@ -146,6 +154,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
   const addStory = (t: SimTask, text: string, html: string, author = me.gid, subtype = 'comment_added') => {
     const s = { gid: gid(), task: t.gid, text, html, author, subtype, createdAt: clock.now() };
     stories.set(s.gid, s);
+    addTo(storiesOf, t.gid, s);
     t.modifiedAt = clock.now();
     emit(t.projects, { action: 'added', resource: ref('story', s.gid), parent: ref('task', t.gid, t.name) });
     return s;
@@ -394,7 +403,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
     }
     if ((r = /^\/tasks\/(\d+)\/stories$/.exec(p))) {
       const t = taskOf(r[1]!);
-      if (m === 'GET') return page(req, [...stories.values()].filter((s) => s.task === t.gid), storyJson);
+      if (m === 'GET') return page(req, storiesOf.get(t.gid) ?? [], storyJson);
       if (m === 'POST') {
         const d = data(req);
         const html = typeof d.html_text === 'string' ? d.html_text : undefined;
@@ -408,7 +417,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
       if (m === 'GET') {
         const parent = q.get('parent') ?? err(400, 'parent: Missing input');
         taskOf(parent);
-        return page(req, [...attachments.values()].filter((a) => a.task === parent), attachmentJson);
+        return page(req, attachmentsOf.get(parent) ?? [], attachmentJson);
       }
       if (m === 'POST') {
         const boundary = boundaryOf(req.headers['content-type']) ?? err(400, 'file: Missing input (a multipart/form-data upload)');
@@ -418,6 +427,7 @@ export async function startAsanaSimulator(opts: AsanaSimulatorOptions = {}) {
         const t = taskOf(parent);
         const a = { gid: gid(), task: t.gid, name: file.filename!, content: file.content, createdAt: clock.now() };
         attachments.set(a.gid, a);
+        addTo(attachmentsOf, t.gid, a);
         t.modifiedAt = clock.now();
         emit(t.projects, { action: 'added', resource: ref('attachment', a.gid, a.name), parent: ref('task', t.gid, t.name) });
         return { status: 200, body: { data: attachmentJson(a) } };

@@ -105,6 +105,8 @@ export class FreshdeskState {
   readonly fields: SimField[] = [];
   readonly tickets = new Map<number, SimTicket>();
   readonly conversations = new Map<number, SimConversation>();
+  // Each ticket's conversations in the order they were added: a ticket's listing reads its own, not every one.
+  private readonly byTicket = new Map<number, SimConversation[]>();
   readonly files = new Map<number, SimFile>();
   private ticketSeq = 0;
   constructor(readonly clock: SimClock) {
@@ -156,9 +158,20 @@ export class FreshdeskState {
   }
   addConversation(ticket: SimTicket, i: { body: string; incoming: boolean; private: boolean; userId: number; source: number; attachments?: number[] }): SimConversation {
     const c = { id: this.nextId(), ticketId: ticket.id, attachments: [], ...i, createdAt: this.now(), updatedAt: this.now() };
-    this.conversations.set(c.id, c);
+    this.putConversation(c);
     ticket.updatedAt = this.now();
     return c;
+  }
+  putConversation(c: SimConversation) {
+    this.conversations.set(c.id, c);
+    const list = this.byTicket.get(c.ticketId);
+    if (list) list.push(c);
+    else this.byTicket.set(c.ticketId, [c]);
+  }
+  conversationsOf(ticketId: number): SimConversation[] { return this.byTicket.get(ticketId) ?? []; }
+  dropConversationsOf(ticketId: number) {
+    for (const c of this.conversationsOf(ticketId)) this.conversations.delete(c.id);
+    this.byTicket.delete(ticketId);
   }
   isUser(id: number) { return this.agents.has(id) || this.contacts.has(id); }
 }
@@ -375,7 +388,9 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
     const deleted = req.query.get('state') === 'deleted';
     const since = req.query.get('updated_since');
     if (since !== null && Number.isNaN(Date.parse(since))) invalid('updated_since', 'It should be in the \'YYYY-MM-DDTHH:MM:SSZ\' format');
-    return paginate(req, [...state.contacts.values()].filter((c) => c.deleted === deleted && (since === null || c.updatedAt >= Date.parse(since))).map(contactJson));
+    const from = since === null ? null : Date.parse(since);
+    const res = paginate(req, [...state.contacts.values()].filter((c) => c.deleted === deleted && (from === null || c.updatedAt >= from)));
+    return { ...res, body: res.body.map(contactJson) };
   });
   on('GET', '/contacts/{id}', (req, [id]) => (checkQ(req, 'none'), ok(contactJson(byId(state.contacts, id!)))));
   on('GET', '/ticket_fields', (req) => (checkQ(req, 'ticketFields'), ok(state.fields.map(fieldJson))));
@@ -390,10 +405,11 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
     const by = (req.query.get('order_by') ?? 'created_at') as 'created_at' | 'updated_at' | 'due_by' | 'status';
     const dir = req.query.get('order_type') === 'asc' ? 1 : -1;
     const key = (t: SimTicket) => (by === 'updated_at' ? Math.floor(t.updatedAt / 1000) : by === 'status' ? t.status : by === 'due_by' ? Date.parse(t.dueBy ?? fdDate(t.createdAt + 3 * DAY)) : Math.floor(t.createdAt / 1000));
+    const from = since === null ? null : Math.floor(Date.parse(since) / 1000) * 1000;
     const list = [...state.tickets.values()]
       .filter((t) => (filter === 'deleted' ? t.deleted : filter === 'spam' ? t.spam && !t.deleted : !t.deleted && !t.spam))
       // Without updated_since, only tickets created in the last 30 days.
-      .filter((t) => (since !== null ? t.updatedAt >= Math.floor(Date.parse(since) / 1000) * 1000 : t.createdAt >= now - 30 * DAY))
+      .filter((t) => (from !== null ? t.updatedAt >= from : t.createdAt >= now - 30 * DAY))
       .filter((t) => !req.query.get('requester_id') || t.requesterId === Number(req.query.get('requester_id')))
       .filter((t) => !req.query.get('company_id') || t.companyId === Number(req.query.get('company_id')))
       .sort((a, b) => dir * (key(a) - key(b)) || dir * (a.id - b.id));
@@ -440,7 +456,7 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
   on('GET', '/tickets/{id}/conversations', (req, [id]) => {
     checkQ(req, 'conversations');
     const t = ticketOf(id!);
-    return paginate(req, [...state.conversations.values()].filter((c) => c.ticketId === t.id).map(conversationJson));
+    return paginate(req, state.conversationsOf(t.id).map(conversationJson));
   });
   const conversationWrite = (kind: 'reply' | 'note'): Handler => (req, [id], agent) => {
     checkQ(req, 'none');
@@ -534,7 +550,7 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
     /** Emptying the trash: the ticket and its conversations are gone. */
     deleteTicketForGood(id: number) {
       state.tickets.delete(id);
-      for (const c of [...state.conversations.values()]) if (c.ticketId === id) state.conversations.delete(c.id);
+      state.dropConversationsOf(id);
     },
     /** `n` tickets from one requester, each with `conversationsPerTicket` replies, a second apart and a day old; ids oldest first. */
     seedTickets(n: number, o: { conversationsPerTicket?: number } = {}) {
@@ -545,7 +561,7 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
         const t = state.createTicket({ subject: `Ticket ${i + 1}`, description: `<div>Body ${i + 1}</div>`, requesterId: requester.id, tags: [`t${i % 10}`] }, start + i * 1000);
         for (let j = 0; j < (o.conversationsPerTicket ?? 0); j++) {
           const c = { id: state.nextId(), ticketId: t.id, body: `<div>Reply ${j + 1}</div>`, incoming: false, private: false, userId: apiAgent.id, source: 0, attachments: [], createdAt: t.createdAt, updatedAt: t.createdAt };
-          state.conversations.set(c.id, c);
+          state.putConversation(c);
         }
         ids.push(t.id);
       }

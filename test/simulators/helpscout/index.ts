@@ -75,6 +75,16 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   const files = new Map<number, Buffer>();
   const hooks = new HelpScoutHooks();
   let origin = '';
+  // Bumped whenever a conversation or customer is added, changed or deleted: the sorted lists behind a
+  // listing's pages are computed once per revision, not once per page (a full sync pages them all).
+  let revision = 0;
+  let listed: { revision: number; lists: Map<string, unknown[]> } = { revision, lists: new Map() };
+  const listOf = <T>(key: string, compute: () => T[]): T[] => {
+    if (listed.revision !== revision) listed = { revision, lists: new Map() };
+    let list = listed.lists.get(key) as T[] | undefined;
+    if (!list) listed.lists.set(key, (list = compute()));
+    return list;
+  };
 
   const addUser = (firstName: string, lastName: string, email: string) => {
     const u = { id: ++seq, firstName, lastName, email, createdAt: now(), updatedAt: now() };
@@ -86,6 +96,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     customers.set(c.id, c);
     // (Seeding happens before the shapes are defined, and before any webhook exists.)
     if (hooks.webhooks.size) hooks.fire('customer.created', customerJson(c));
+    revision++;
     return c;
   };
   const customerByEmail = (email: string) => [...customers.values()].find((c) => c.email === email) ?? addCustomer('', '', email);
@@ -104,6 +115,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
 
   /** A change of a conversation, and the event Help Scout sends for it (none for a change it has no event for, e.g. the subject). */
   const touch = (c: SimConversation, event?: string, byUser = true) => {
+    revision++;
     c.modifiedAt = now();
     if (byUser) c.userUpdatedAt = now();
     if (event && hooks.webhooks.size) hooks.fire(event, conversationJson(c, true), c.mailboxId);
@@ -111,6 +123,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   const addThread = (c: SimConversation, t: Omit<SimThread, 'id' | 'createdAt'>, at = now()) => {
     const th = { ...t, id: ++seq, createdAt: at };
     c.threads.push(th);
+    revision++;
     return th;
   };
   const uploads = (list: unknown) =>
@@ -195,10 +208,11 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     _embedded: { emails: c.email ? [{ id: c.id, value: c.email, type: 'work' }] : [], phones: c.phone ? [{ id: c.id, value: c.phone, type: 'work' }] : [] },
   });
 
-  const hal = <T>(req: SimRequest, name: string, items: T[], size: number): SimResponse => {
+  /** One page of `items`, only its own items rendered with `render`. */
+  const hal = <T>(req: SimRequest, name: string, items: T[], size: number, render: (item: T) => unknown = (item) => item): SimResponse => {
     const page = Number(req.query.get('page') ?? 1);
     const totalPages = Math.max(1, Math.ceil(items.length / size));
-    const slice = items.slice((page - 1) * size, page * size);
+    const slice = items.slice((page - 1) * size, page * size).map(render);
     const link = (p: number) => {
       const q = new URLSearchParams(req.query);
       q.set('page', String(p));
@@ -218,7 +232,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
   const created = (path: string, id: number): SimResponse => ({ status: 201, headers: { 'resource-id': String(id), location: `${origin}${path}/${id}` } });
 
   on('GET', '/v2/users/me', (req, _p, uid) => (checkQ(req, 'none'), { status: 200, body: userJson(users.get(uid)!) }));
-  on('GET', '/v2/users', (req) => (checkQ(req, 'users'), hal(req, 'users', [...users.values()].map(userJson), otherPage)));
+  on('GET', '/v2/users', (req) => (checkQ(req, 'users'), hal(req, 'users', [...users.values()], otherPage, userJson)));
   on('GET', '/v2/teams', (req) => (checkQ(req, 'paged'), hal(req, 'teams', [...teams.values()].map((t) => ({ id: t.id, name: t.name, createdAt: hsDate(t.createdAt), updatedAt: hsDate(t.updatedAt) })), otherPage)));
   on('GET', '/v2/teams/{id}/members', (req, [id]) => {
     checkQ(req, 'paged');
@@ -236,8 +250,8 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     checkQ(req, 'customers');
     const since = checkSince(req);
     const dir = req.query.get('sortOrder') === 'asc' ? 1 : -1;
-    const list = [...customers.values()].filter((c) => since === null || c.updatedAt >= since).sort((a, b) => dir * (a.updatedAt - b.updatedAt) || a.id - b.id);
-    return hal(req, 'customers', list.map(customerJson), otherPage);
+    const list = listOf(`customers\n${since}\n${dir}`, () => [...customers.values()].filter((c) => since === null || c.updatedAt >= since).sort((a, b) => dir * (a.updatedAt - b.updatedAt) || a.id - b.id));
+    return hal(req, 'customers', list, otherPage, customerJson);
   });
   on('GET', '/v2/conversations', (req) => {
     checkQ(req, 'conversations');
@@ -248,14 +262,16 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     if (!['createdAt', 'modifiedAt'].includes(field)) violation(req, [{ path: 'sortField', message: `the simulator sorts by createdAt or modifiedAt, not ${field}` }]);
     const dir = req.query.get('sortOrder') === 'asc' ? 1 : -1;
     const key = (c: SimConversation) => (field === 'modifiedAt' ? Math.floor(c.modifiedAt / 1000) : Math.floor(c.createdAt / 1000));
-    const list = [...conversations.values()]
-      .filter((c) => (status === 'all' ? c.status !== 'spam' : c.status === status))
-      .filter((c) => since === null || c.modifiedAt >= since)
-      .sort((a, b) => dir * (key(a) - key(b)) || a.id - b.id);
-    return hal(req, 'conversations', list.map((c) => conversationJson(c, req.query.get('embed') === 'threads')), convPage);
+    const list = listOf(`conversations\n${status}\n${field}\n${dir}\n${since}`, () =>
+      [...conversations.values()]
+        .filter((c) => (status === 'all' ? c.status !== 'spam' : c.status === status))
+        .filter((c) => since === null || c.modifiedAt >= since)
+        .sort((a, b) => dir * (key(a) - key(b)) || a.id - b.id));
+    const embed = req.query.get('embed') === 'threads';
+    return hal(req, 'conversations', list, convPage, (c) => conversationJson(c, embed));
   });
   on('GET', '/v2/conversations/{id}', (req, [id]) => (checkQ(req, 'conversation'), { status: 200, body: conversationJson(conv(id!), req.query.get('embed') === 'threads') }));
-  on('GET', '/v2/conversations/{id}/threads', (req, [id]) => (checkQ(req, 'paged'), hal(req, 'threads', [...conv(id!).threads].reverse().map(threadJson), otherPage)));
+  on('GET', '/v2/conversations/{id}/threads', (req, [id]) => (checkQ(req, 'paged'), hal(req, 'threads', [...conv(id!).threads].reverse(), otherPage, threadJson)));
   on('POST', '/v2/conversations', (req, _p, uid) => {
     checkQ(req, 'none');
     const b = checkB(req, BODIES.createConversation);
@@ -273,6 +289,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     };
     c.tags.forEach(ensureTag);
     conversations.set(c.id, c);
+    revision++;
     for (const t of b.threads as Array<{ type: string; text: string; customer?: { id?: number }; user?: number; attachments?: unknown }>) {
       const byCustomer = t.type === 'customer';
       addThread(c, { type: t.type === 'reply' ? 'message' : t.type, body: t.text, by: byCustomer ? { id: customer.id, type: 'customer' } : { id: t.user ?? uid, type: 'user' }, customerId: t.type === 'note' ? null : customer.id, attachments: uploads(t.attachments) });
@@ -324,6 +341,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     checkQ(req, 'none');
     const c = conv(id!);
     conversations.delete(c.id);
+    revision++;
     hooks.fire('convo.deleted', { id: c.id }, c.mailboxId);
     return { status: 204 };
   });
@@ -446,6 +464,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
     deleteConversationRemotely(id: number) {
       const c = conversations.get(id);
       conversations.delete(id);
+      revision++;
       if (c) hooks.fire('convo.deleted', { id: c.id }, c.mailboxId);
     },
     /** `n` conversations from one customer, each with `threadsPerConversation` threads, a second apart and a day old. */
@@ -460,6 +479,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
           tags: [], fields: {}, threads: [], closedAt: null, createdAt: at, modifiedAt: at, userUpdatedAt: at,
         };
         conversations.set(c.id, c);
+        revision++;
         for (let j = 0; j < (o.threadsPerConversation ?? 1); j++) addThread(c, { type: j === 0 ? 'customer' : 'message', body: `<p>Thread ${j + 1}</p>`, by: j === 0 ? { id: customer.id, type: 'customer' } : { id: me.id, type: 'user' }, customerId: customer.id, attachments: [] }, at);
         ids.push(c.id);
       }
