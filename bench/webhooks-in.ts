@@ -1,8 +1,8 @@
 /**
- * Provider webhooks in (issue 17): latency from a change in a ticketing simulator (Zendesk by default;
- * `BENCH_PROVIDER=gitlab|linear|jira|gorgias|front`) to the customer's
- * receiver (a ticketing.ticket.updated event), p50 and p95, with real-time updates on (the simulator's
- * signed webhook → Omniport → incremental sync of the stream → record event → webhook out) against
+ * Provider webhooks in (issue 17): latency from a change in a provider's simulator (Zendesk by default;
+ * `BENCH_PROVIDER=github|gitlab|linear|jira|gorgias|front|helpscout|asana|clickup|intercom|pipedrive|hubspot|attio|close`) to the customer's
+ * receiver (a ticketing.ticket.updated event, crm.deal.updated for CRMs), p50 and p95, with real-time updates on (the simulator's
+ * signed webhook → Omniport → the changed object read by id, or an incremental run of its stream → record event → webhook out) against
  * polling alone with the project's sync interval at 1 minute (no provider webhook registered).
  * Production settings otherwise (the events dispatcher polls every second, the job workers every 2 s
  * unless woken).
@@ -28,6 +28,7 @@ import { startLinearSimulator } from '../test/simulators/linear';
 import { startJiraSimulator } from '../test/simulators/jira';
 import { startGorgiasSimulator } from '../test/simulators/gorgias';
 import { FrontHooks, startFrontSimulator } from '../test/simulators/front';
+import { startGithubSimulator } from '../test/simulators/github';
 import { startPipedriveSimulator } from '../test/simulators/pipedrive';
 import { startHubSpotSimulator } from '../test/simulators/hubspot';
 import { startAttioSimulator } from '../test/simulators/attio';
@@ -169,6 +170,21 @@ const oauthApp = (provider: string, clientSecret: string) => async (bench: Bench
   if (app.status !== 200) throw new Error(`OAuth app: ${JSON.stringify(app.body)}`);
 };
 Object.assign(PROVIDERS, {
+  github: {
+    adapter: adapterOf('github'),
+    async start() {
+      const sim = await startGithubSimulator({ validateSpec: false });
+      const repo = 'octo-org/helpdesk';
+      const numbers = sim.seedIssues(repo, 200).map((i) => i.number);
+      return {
+        connection: { provider: 'github', credentials: { access_token: sim.token }, base_url: sim.url },
+        rename: (i, subject) => void sim.updateIssueRemotely(repo, numbers[i]!, { title: subject }),
+        webhooksSent: () => sim.hooks.sender.sent.length,
+        ticketRuns: () => sim.requests.filter((r) => /\/issues$/.test(r.path)).length,
+        close: () => sim.close(),
+      };
+    },
+  },
   pipedrive: {
     adapter: adapterOf('pipedrive'),
     async start() {
