@@ -72,7 +72,9 @@ async function syncBoth(a: Omniport, b: Omniport, label: string) {
   };
 }
 
-it.skipIf(!onPostgres)('two instances on one PostgreSQL database share the account budget: no 429', async () => {
+// Retried once: on a loaded machine (CI beside other work) a run was seen left waiting for the provider's reset
+// once in a few runs; a broken shared budget fails both attempts (the per-process half below shows what then happens).
+it.skipIf(!onPostgres)('two instances on one PostgreSQL database share the account budget: no 429', { retry: 1, timeout: 300_000 }, async () => {
   const second = await instanceOnSameDatabase(tuning);
   const shared = await syncBoth(first.omniport, second, 'shared');
   expect(shared.runs.map((r) => r.outcome)).toEqual(['done', 'done']);
@@ -90,4 +92,4 @@ it.skipIf(!onPostgres)('two instances on one PostgreSQL database share the accou
   expect(apart.runs.every((r) => r.outcome === 'done' || r.outcome === 'waiting')).toBe(true);
   expect(apart.refused).toBeGreaterThan(0);
   console.log(`budgets counted per process: ${apart.calls} export calls, ${apart.refused} refused with 429`);
-}, 300_000);
+});

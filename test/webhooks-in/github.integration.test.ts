@@ -1,5 +1,6 @@
 /** GitHub repository webhooks in through the real server, job queue and simulator (steps: test/support/provider-webhooks.ts). */
 import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
 import { describeWebhooksIn } from '../support/provider-webhooks';
 import { signedHeaders, startGithubSimulator, type GithubSimulator } from '../simulators/github';
 
@@ -11,7 +12,7 @@ describeWebhooksIn<GithubSimulator>({
   provider: 'github',
   async start() {
     const sim = await startGithubSimulator({ validateSpec: false });
-    issues = sim.seedIssues(REPO, 4).map((i) => i.number);
+    issues = sim.seedIssues(REPO, 12).map((i) => i.number);
     return sim;
   },
   close: (sim) => sim.close(),
@@ -40,4 +41,35 @@ describeWebhooksIn<GithubSimulator>({
   },
   sign: (secret, body, _at, deliveryId) => signedHeaders(secret, body, { event: 'issues', delivery: deliveryId }),
   providerCalls: (sim) => sim.requests.length,
+  more(get) {
+    it('a burst naming more than five issues reads them from the repository list, newest update first, not one by one', async () => {
+      const { server, sim, connectionId } = get();
+      const hook = [...sim.hooks.hooks.values()].find((h) => h.url.includes('/webhooks/providers/github/'))!;
+      const changed = issues.slice(4, 11);
+      const marker = `Bulk ${randomUUID().slice(0, 8)}`;
+      const before = sim.requests.length;
+      for (const n of changed) sim.updateIssueRemotely(REPO, n, { title: `${marker} ${n}` });
+      await Promise.all(
+        changed.map(async (n) => {
+          const body = JSON.stringify({ action: 'edited', issue: { number: n, title: 'x' }, repository: { full_name: REPO }, sender: { login: 'octocat' } });
+          const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(hook.secret, body, { event: 'issues', delivery: randomUUID() }) }, body });
+          expect(res.status).toBe(202);
+        }),
+      );
+      const stored = async () =>
+        (await server.sql("select count(*)::int as n from unified_objects where connection_id = $1 and object_type = 'ticketing.ticket' and data->>'name' like $2", [connectionId, `${marker}%`]))[0]!.n as number;
+      for (const deadline = Date.now() + 60_000; (await stored()) < changed.length; ) {
+        if (Date.now() > deadline) throw new Error('the changed issues were not stored');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const calls = sim.requests.slice(before).filter((r) => r.method === 'GET' && r.path.startsWith(`/repos/${REPO}/issues`));
+      // Issues changed a moment ago are on the first page of the list by update time: one call (or a few, if the burst was split).
+      expect(calls.every((r) => r.path === `/repos/${REPO}/issues`)).toBe(true);
+      expect(calls.length).toBeLessThanOrEqual(3);
+    });
+  },
+  readsById: (sim) => ({
+    reads: sim.requests.filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/issues\/\d+$/.test(r.path)).length,
+    runs: sim.requests.filter((r) => r.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/issues$/.test(r.path)).length,
+  }),
 });

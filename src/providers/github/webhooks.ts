@@ -5,11 +5,13 @@
  * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` and a delivery GUID in `X-GitHub-Delivery`;
  * GitHub signs no time, so replays are refused by their delivery id alone.
  */
-import type { ProviderWebhooks, WebhookNotice } from '../types';
+import type { AdapterContext, ProviderWebhooks, UnifiedRecord, WebhookNotice } from '../types';
 import { createPerTarget, deleteIfPresent, newWebhookSecret } from '../webhook-registration';
 import { header, hmac, safeEqual } from '../webhook-signatures';
-import { listRepos, type ResolvedOptions } from './api';
-import { issueRemoteId, repoPath, parseRepo } from './util';
+import { isStatus, listRepos, pages, type ResolvedOptions } from './api';
+import { isPullRequest, unifyIssue } from './ticket.mapper';
+import type { GhIssue } from './types';
+import { issuePath, issueRemoteId, parseIssue, repoPath, parseRepo, type IssueRef } from './util';
 
 export const GITHUB_WEBHOOK_EVENTS = ['issues', 'issue_comment', 'label'];
 
@@ -27,7 +29,8 @@ function notice(event: string | undefined, deliveryId: string, p: Payload): Webh
   if (event === 'issues' && repo && typeof p.issue?.number === 'number' && !p.issue.pull_request) {
     const [owner, name] = repo.split('/');
     const remoteId = issueRemoteId({ owner: owner!, repo: name!, number: p.issue.number });
-    return { deliveryId, streams: deleted ? [] : ['ticketing.ticket'], deleted: deleted ? [{ objectType: 'ticketing.ticket', remoteId }] : [] };
+    if (deleted) return { deliveryId, streams: [], deleted: [{ objectType: 'ticketing.ticket', remoteId }] };
+    return { deliveryId, streams: ['ticketing.ticket'], changed: [{ objectType: 'ticketing.ticket', remoteId }] };
   }
   if (event === 'issue_comment' && typeof p.comment?.id === 'number') {
     if (p.issue?.pull_request) return { deliveryId, streams: [] };
@@ -40,8 +43,49 @@ function notice(event: string | undefined, deliveryId: string, p: Payload): Webh
   return { deliveryId, streams: [] };
 }
 
+/** Up to this many changed issues are read one by one; more are found in their repositories' lists by update time. */
+const READ_ONE_BY_ONE = 5;
+
+/**
+ * Issues a webhook names: each read by number (`GET /repos/{owner}/{repo}/issues/{number}`), or, for a burst
+ * naming more (a bulk label change), each repository's issues newest update first, down to the last one wanted —
+ * a page of 100 per call instead of a call per issue, within GitHub's 5,000 calls an hour. An issue gone (404,
+ * 410) or transferred (301) is left to the sync's deletion check.
+ */
+async function changedIssues(ctx: AdapterContext, o: ResolvedOptions, remoteIds: string[]): Promise<UnifiedRecord[]> {
+  const refs = remoteIds.map((id) => parseIssue(id, 'remote_id'));
+  const unify = (issues: GhIssue[], ref: IssueRef) => issues.filter((i) => i && typeof i.number === 'number' && !isPullRequest(i)).map((i) => unifyIssue(i, ctx.ids, ref));
+  if (refs.length <= READ_ONE_BY_ONE) {
+    const read = await Promise.all(
+      refs.map(async (ref) => {
+        try {
+          return unify([(await ctx.http.get<GhIssue>(issuePath(ref))).data], ref);
+        } catch (err) {
+          if (isStatus(err, 301, 404, 410)) return [];
+          throw err;
+        }
+      }),
+    );
+    return read.flat();
+  }
+  const records: UnifiedRecord[] = [];
+  const byRepo = new Map<string, IssueRef[]>();
+  for (const r of refs) byRepo.set(`${r.owner}/${r.repo}`, [...(byRepo.get(`${r.owner}/${r.repo}`) ?? []), r]);
+  for (const [repo, numbers] of byRepo) {
+    const wanted = new Set(numbers.map((r) => r.number));
+    const ref = numbers[0]!;
+    for await (const page of pages<GhIssue>(ctx, o, `${repoPath(parseRepo(repo, 'repository'))}/issues`, { query: { state: 'all', sort: 'updated', direction: 'desc' } })) {
+      const found = page.items.filter((i) => wanted.delete(i.number));
+      records.push(...unify(found, ref));
+      if (wanted.size === 0) break;
+    }
+  }
+  return records;
+}
+
 export function githubWebhooks(o: ResolvedOptions): ProviderWebhooks {
   return {
+    fetchChanged: { objectTypes: ['ticketing.ticket'], fetch: (ctx, _objectType, remoteIds) => changedIssues(ctx, o, remoteIds) },
     replayWindowSeconds: 0, // no signed time: replays are refused by delivery id
     verify(req, secret) {
       const signature = header(req.headers, 'x-hub-signature-256');
