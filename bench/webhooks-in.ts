@@ -16,12 +16,6 @@ import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { ProviderRegistry, defaultProviders } from '../src/providers/registry';
 import type { ProviderAdapter } from '../src/providers/types';
-import { zendeskAdapter } from '../src/providers/zendesk';
-import { gitlabAdapter } from '../src/providers/gitlab';
-import { linearAdapter } from '../src/providers/linear';
-import { jiraAdapter } from '../src/providers/jira';
-import { gorgiasAdapter } from '../src/providers/gorgias';
-import { frontAdapter } from '../src/providers/front';
 import { startZendeskSimulator } from '../test/simulators/zendesk';
 import { startGitlabSimulator } from '../test/simulators/gitlab';
 import { startLinearSimulator } from '../test/simulators/linear';
@@ -59,9 +53,12 @@ interface BenchProvider {
   }>;
 }
 
+const adapters = new Map(defaultProviders().map((a) => [a.manifest.name, a]));
+const adapterOf = (name: string) => adapters.get(name)!;
+
 const PROVIDERS: Record<string, BenchProvider> = {
   zendesk: {
-    adapter: zendeskAdapter,
+    adapter: adapterOf('zendesk'),
     async start() {
       const sim = await startZendeskSimulator({ validateSpec: false });
       // Spread over the last 200 hours, as in an account: an incremental run reads the last minutes' changes only.
@@ -77,7 +74,7 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
   gitlab: {
-    adapter: gitlabAdapter,
+    adapter: adapterOf('gitlab'),
     async start() {
       const sim = await startGitlabSimulator({ validateSpec: false });
       const project = sim.fixtures!.helpDesk.id;
@@ -92,7 +89,7 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
   linear: {
-    adapter: linearAdapter,
+    adapter: adapterOf('linear'),
     async start() {
       const sim = await startLinearSimulator();
       const ids = sim.seedIssues(200).map((i) => i.id);
@@ -107,7 +104,7 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
   jira: {
-    adapter: jiraAdapter,
+    adapter: adapterOf('jira'),
     async start() {
       const sim = await startJiraSimulator({ validateSpec: false });
       const ids = sim.seedIssues(200).map((i) => i.id);
@@ -122,7 +119,7 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
   gorgias: {
-    adapter: gorgiasAdapter,
+    adapter: adapterOf('gorgias'),
     async start() {
       const sim = await startGorgiasSimulator();
       const ids = sim.seedTickets(200);
@@ -137,7 +134,7 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
   front: {
-    adapter: frontAdapter,
+    adapter: adapterOf('front'),
     async start() {
       const sim = await startFrontSimulator();
       // Front's budget (50 calls a minute on Starter, three calls per conversation read) makes a first sync of
@@ -163,7 +160,6 @@ const PROVIDERS: Record<string, BenchProvider> = {
     },
   },
 };
-const adapterOf = (name: string) => defaultProviders().find((a) => a.manifest.name === name)!;
 /** The project's OAuth app for a provider whose app's client secret signs its webhooks. */
 const oauthApp = (provider: string, clientSecret: string) => async (bench: Bench) => {
   const app = await bench.call('PUT', `/oauth-apps/${provider}`, { client_id: 'omniport-bench-app', client_secret: clientSecret });

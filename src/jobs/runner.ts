@@ -192,14 +192,19 @@ export class JobRunner {
         const stuck = await this.boss.getDb().executeSql(`select 1 from ${PGBOSS_SCHEMA}.job where name = $1 and id = $2 and state = 'active'`, [SYNC_QUEUE, jobId]);
         // Recorded as failed after all (then pg-boss retries it), or finished: nothing to do.
         if (stuck.rows.length === 0) return;
-        await this.boss.cancel(SYNC_QUEUE, jobId);
-        await this.send(connectionId, [stream]);
+        await this.requeue(connectionId, stream, [jobId]);
         (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream }, 'sync stream queued again after the database came back');
         return;
       } catch {
         // Still unavailable: try again in a second.
       }
     }
+  }
+
+  /** Cancels a stream's jobs that no worker runs any more, and queues the stream again (it resumes from its last saved batch). */
+  private async requeue(connectionId: string, stream: string, abandonedJobIds: string[]): Promise<void> {
+    for (const id of abandonedJobIds) await this.boss.cancel(SYNC_QUEUE, id);
+    await this.send(connectionId, [stream]);
   }
 
   /**
@@ -215,8 +220,7 @@ export class JobRunner {
           SYNC_QUEUE,
           `${connectionId}:${stream}`,
         ]);
-        for (const { id } of active.rows as { id: string }[]) await this.boss.cancel(SYNC_QUEUE, id);
-        await this.send(connectionId, [stream]);
+        await this.requeue(connectionId, stream, (active.rows as { id: string }[]).map((r) => r.id));
         (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream, jobs: active.rows.length }, 'sync stream taken over after its worker stopped');
       }
     } catch (err) {
