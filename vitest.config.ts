@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,7 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Integration tests mostly wait (provider retries, sync polling), so more files than cores run at once.
-    maxWorkers: Number(process.env.OMNIPORT_TEST_WORKERS ?? 6),
+    // Integration tests mostly wait (provider retries, sync polling), so twice as many files as cores run at
+    // once; more only lengthens each test's waits on a small machine (6 files on 2 cores timed some out).
+    maxWorkers: Number(process.env.OMNIPORT_TEST_WORKERS ?? Math.max(2, availableParallelism() * 2)),
   },
 });

@@ -46,7 +46,9 @@ describe('pipedrive sync across pages', { timeout: 180_000 }, () => {
     const c = await counts();
     expect(c).toMatchObject({ 'crm.contact': PERSONS, 'crm.deal': DEALS, 'crm.company': ORGS, 'crm.user': 3, 'crm.stage': 5 });
     const personPages = s.sim.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/persons');
-    expect(personPages).toHaveLength(PERSONS / 500);
+    // Each page read once; on a loaded machine a run resumed after a timeout reads its page once more.
+    expect(new Set(personPages.map((r) => r.query.cursor ?? '')).size).toBe(PERSONS / 500);
+    expect(personPages.length).toBeLessThanOrEqual(PERSONS / 500 + 1);
     for (const r of personPages) {
       expect(r.query).toMatchObject({ limit: '500', sort_by: 'id', sort_direction: 'asc', include_option_labels: 'true' });
       expect(r.query.updated_since).toBeUndefined();
