@@ -59,11 +59,19 @@ export async function* cursorPages<T>(ctx: AdapterContext, path: string, o: Reso
   }
 }
 
-/** One page of `POST /tickets/search` for tickets updated after `sinceUnix`. */
+/**
+ * A search value whose `>` covers every second from `sinceUnix` on. Intercom matches a timestamp in a search
+ * by calendar day of the workspace's zone, `>` from the start of the next day (Search contacts, "Searching
+ * for Timestamp Fields"): `updated_at > since` would leave out the rest of since's day. Two days earlier
+ * covers any zone and a 25-hour day; the caller drops what changed before `sinceUnix`.
+ */
+export const daySafeSince = (sinceUnix: number) => (sinceUnix > 0 ? sinceUnix - 2 * 86_400 : 0);
+
+/** One page of `POST /tickets/search` for tickets updated at or after `sinceUnix` (and some before it: `daySafeSince`). */
 export async function searchTickets(ctx: AdapterContext, o: ResolvedOptions, sinceUnix: number, after?: string): Promise<{ tickets: IcTicket[]; next: string | null }> {
   const res = await ctx.http.post<{ tickets?: IcTicket[]; pages?: IcPages | null }>('/tickets/search', {
     read: true,
-    json: { query: { field: 'updated_at', operator: '>', value: sinceUnix }, pagination: { per_page: o.pageSize, ...(after ? { starting_after: after } : {}) } },
+    json: { query: { field: 'updated_at', operator: '>', value: daySafeSince(sinceUnix) }, pagination: { per_page: o.pageSize, ...(after ? { starting_after: after } : {}) } },
   });
   return { tickets: (res.data?.tickets ?? []).filter((t) => t && typeof t.id === 'string'), next: res.data?.pages?.next?.starting_after ?? null };
 }

@@ -2,7 +2,8 @@
  * Intercom syncers, in dependency order: teams, admins (users), companies (accounts), contacts, tags,
  * tickets, then ticket parts (comments) with their attachments.
  *
- * Tickets: `POST /tickets/search` for `updated_at > since` (0 for a full run), cursor pages. Intercom
+ * Tickets: `POST /tickets/search` for `updated_at > since` (0 for a full run; Intercom matches by day, so the
+ * search reaches two days further back and earlier changes are dropped here), cursor pages. Intercom
  * deletes tickets for good (no trash), so deletions are found by the deletion check (the same search,
  * ids kept) and by complete full runs. Comments: the parts of each ticket the search yields
  * (`GET /tickets/{id}`): a reply or note updates its ticket. Admins, teams and tags come whole in one
@@ -87,7 +88,10 @@ async function* walk(ctx: AdapterContext, o: ResolvedOptions, opts: SyncOptions)
   for (;;) {
     const page = await searchTickets(ctx, o, pos.s, pos.c ?? undefined);
     const next = page.next && page.next !== pos.c && page.tickets.length ? { ...pos, c: page.next } : null;
-    yield { tickets: page.tickets, resume: next ? JSON.stringify(next) : null };
+    // The search reaches back to whole days: what changed before `since` is left out here, so that the
+    // comments syncer reads the parts of changed tickets only.
+    const since = pos.s;
+    yield { tickets: page.tickets.filter((t) => !(since > 0) || (t.updated_at ?? since + 1) > since), resume: next ? JSON.stringify(next) : null };
     if (!next) return;
     pos = next;
   }

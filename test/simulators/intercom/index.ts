@@ -269,8 +269,17 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       }
       const pg = (b.pagination ?? {}) as { per_page?: number; starting_after?: string | null };
       const key = (t: SimTicket) => (q.field === 'updated_at' ? t.updatedAt : t.createdAt);
-      const v = q.value as number;
-      const test = { '>': (x: number) => x > v, '<': (x: number) => x < v, '=': (x: number) => x === v, '>=': (x: number) => x >= v, '<=': (x: number) => x <= v }[q.operator as '>'];
+      // Intercom matches timestamps in a search by calendar day of the workspace's zone (UTC here): `>` from
+      // the start of the next day, `<` before the start of that day, `=` the whole day (Search contacts →
+      // "Searching for Timestamp Fields", OpenAPI 2.14 and 2.16; the ticket search is taken to share it).
+      const day = Math.floor((q.value as number) / 86_400) * 86_400;
+      const test = {
+        '>': (x: number) => x >= day + 86_400,
+        '<': (x: number) => x < day,
+        '=': (x: number) => x >= day && x < day + 86_400,
+        '>=': (x: number) => x >= day,
+        '<=': (x: number) => x < day + 86_400,
+      }[q.operator as '>'];
       const hits = [...tickets.values()].filter((t) => test(key(t))).sort((a, b2) => a.updatedAt - b2.updatedAt || Number(a.id) - Number(b2.id));
       const { slice, pages } = page(hits, Math.min(150, pg.per_page ?? 20), pg.starting_after ?? null);
       return { status: 200, body: { type: 'ticket.list', tickets: slice.map((t) => ticketJson(t, false)), total_count: hits.length, pages } };
