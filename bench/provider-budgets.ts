@@ -1,7 +1,8 @@
 /**
  * Provider budgets benchmark: syncs a large simulated account against the provider's simulator enforcing
  * the limits the provider documents (the budgets of its manifest, answered with the provider's own
- * rate-limit refusals and headers), every stream to the end, and prints in one run: records synced,
+ * rate-limit refusals and headers), every stream to the end, side by side as the job workers run them
+ * (`OMNIPORT_SYNC_CONCURRENCY` at a time), and prints in one run: records synced,
  * provider calls, rate-limit refusals, the share of the binding budget used (calls made ÷ calls allowed
  * over the run), the elapsed time against the theoretical minimum (calls needed ÷ allowed rate) and whether
  * the run ended without a failed state.
@@ -16,6 +17,7 @@
  * budget a sync here cannot reach: it shows how closely the pacing follows a budget that binds. Records default
  * to 100,000 (ticketing) or 50,000 (CRM).
  */
+import pLimit from 'p-limit';
 import { costOf, countsIn, spacingMs } from '../src/providers/budgets';
 import type { RequestBudget } from '../src/providers/manifest';
 import { ProviderRegistry } from '../src/providers/registry';
@@ -53,24 +55,31 @@ const cpuBefore = process.cpuUsage();
 let synced = 0;
 let failed: string | undefined;
 let waits = 0;
-for (const stream of streams) {
-  try {
-    // A stream left waiting for the provider's reset is a wait, not a failure: it resumes where it stopped.
-    for (;;) {
-      const run = await sync.run(connectionId, stream);
-      // A resumed run counts the records of its earlier parts too: the last one has the stream's total.
-      if (run.outcome !== 'waiting') {
-        synced += run.records;
-        break;
+// The streams run side by side as the job workers run them (OMNIPORT_SYNC_CONCURRENCY, 4 by default), in the
+// manifest's order, all drawing on the same budgets: one stream's first and last pages overlap another's calls.
+const workers = pLimit(bench.omniport.config.jobs.concurrency);
+await Promise.all(
+  streams.map((stream) =>
+    workers(async () => {
+      if (failed) return;
+      try {
+        // A stream left waiting for the provider's reset is a wait, not a failure: it resumes where it stopped.
+        for (;;) {
+          const run = await sync.run(connectionId, stream);
+          // A resumed run counts the records of its earlier parts too: the last one has the stream's total.
+          if (run.outcome !== 'waiting') {
+            synced += run.records;
+            break;
+          }
+          waits++;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      } catch (err) {
+        failed ??= `${stream}: ${(err as Error).message}`;
       }
-      waits++;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  } catch (err) {
-    failed = `${stream}: ${(err as Error).message}`;
-    break;
-  }
-}
+    }),
+  ),
+);
 const elapsed = (Date.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuBefore);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
