@@ -158,6 +158,24 @@ export class JobRunner {
   }
 
   private async runSyncJob(jobId: string, connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
+    const key = `${connectionId}:${stream}`;
+    this.runningHere.set(key, (this.runningHere.get(key) ?? 0) + 1);
+    try {
+      await this.runSyncJobHere(jobId, connectionId, stream, full, requestId);
+    } finally {
+      const left = (this.runningHere.get(key) ?? 1) - 1;
+      if (left > 0) this.runningHere.set(key, left);
+      else this.runningHere.delete(key);
+    }
+  }
+
+  /**
+   * Streams this process is running now (`connection:stream` → jobs): never taken over by this process, whose
+   * heartbeat writes can lag a minute behind a busy embedded database without the run being lost.
+   */
+  private readonly runningHere = new Map<string, number>();
+
+  private async runSyncJobHere(jobId: string, connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
     const started = performance.now();
     const observe = (outcome: string) => syncJobDuration.observe({ stream, outcome }, (performance.now() - started) / 1000);
     try {
@@ -216,6 +234,7 @@ export class JobRunner {
   private async takeOverStalled(staleAfterMs: number): Promise<void> {
     try {
       for (const { connectionId, stream } of await this.sync.stalledStreams(staleAfterMs)) {
+        if (this.runningHere.has(`${connectionId}:${stream}`)) continue;
         const active = await this.boss.getDb().executeSql(`select id from ${PGBOSS_SCHEMA}.job where name = $1 and singleton_key = $2 and state = 'active'`, [
           SYNC_QUEUE,
           `${connectionId}:${stream}`,
