@@ -14,6 +14,7 @@ describe('operator dashboard', () => {
   let zendesk: ZendeskSimulator;
   let other: Tenant;
   let ownConnection: string;
+  let ownToken: string;
   let otherConnection: string;
 
   beforeAll(async () => {
@@ -21,6 +22,7 @@ describe('operator dashboard', () => {
     zendesk.seedTickets(5, { commentsPerTicket: 1 });
     server = await startTestServer();
     const token = await connectZendesk(server, zendesk, { origin: 'acme' });
+    ownToken = token;
     await syncAndWait(server, token);
     ownConnection = (await server.call('GET', '/connections')).body.data[0].id_connection;
     other = await server.createTenant('other');
@@ -249,6 +251,9 @@ describe('operator dashboard', () => {
   });
 
   it('purges provider calls past their retention with the housekeeping purge', async () => {
+    // The syncs queued by the tests above are over and their calls written: none is logged after the ageing.
+    await syncAndWait(server, ownToken);
+    await server.omniport.services.dashboard.calls.flush();
     await server.sql(`update provider_calls set started_at = now() - interval '8 days' where connection_id = $1`, [ownConnection]);
     await server.sql(`insert into provider_calls (project_id, connection_id, method, path, status, duration_ms, started_at) values ($1, $2, 'GET', '/recent', 200, 5, now())`, [
       server.tenant.projectId,
