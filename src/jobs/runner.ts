@@ -53,6 +53,11 @@ export class JobRunner {
   private readonly workerIds: string[] = [];
   private listener: pg.Client | undefined;
   private stopping = false;
+  /**
+   * Streams this process is running now (`streamKey` → jobs): never taken over by this process, whose
+   * heartbeat writes can lag a minute behind a busy embedded database without the run being lost.
+   */
+  private readonly runningHere = new Map<string, number>();
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -158,7 +163,7 @@ export class JobRunner {
   }
 
   private async runSyncJob(jobId: string, connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
-    const key = `${connectionId}:${stream}`;
+    const key = streamKey(connectionId, stream);
     this.runningHere.set(key, (this.runningHere.get(key) ?? 0) + 1);
     try {
       await this.runSyncJobHere(jobId, connectionId, stream, full, requestId);
@@ -168,12 +173,6 @@ export class JobRunner {
       else this.runningHere.delete(key);
     }
   }
-
-  /**
-   * Streams this process is running now (`connection:stream` → jobs): never taken over by this process, whose
-   * heartbeat writes can lag a minute behind a busy embedded database without the run being lost.
-   */
-  private readonly runningHere = new Map<string, number>();
 
   private async runSyncJobHere(jobId: string, connectionId: string, stream: string, full: boolean | undefined, requestId: string | undefined): Promise<void> {
     const started = performance.now();
@@ -234,10 +233,10 @@ export class JobRunner {
   private async takeOverStalled(staleAfterMs: number): Promise<void> {
     try {
       for (const { connectionId, stream } of await this.sync.stalledStreams(staleAfterMs)) {
-        if (this.runningHere.has(`${connectionId}:${stream}`)) continue;
+        if (this.runningHere.has(streamKey(connectionId, stream))) continue;
         const active = await this.boss.getDb().executeSql(`select id from ${PGBOSS_SCHEMA}.job where name = $1 and singleton_key = $2 and state = 'active'`, [
           SYNC_QUEUE,
-          `${connectionId}:${stream}`,
+          streamKey(connectionId, stream),
         ]);
         await this.requeue(connectionId, stream, (active.rows as { id: string }[]).map((r) => r.id));
         (this.logger?.warn ?? this.logger?.info)?.call(this.logger, { connectionId, stream, jobs: active.rows.length }, 'sync stream taken over after its worker stopped');
@@ -285,7 +284,7 @@ export class JobRunner {
   private async sendJobs(connectionId: string, streams: string[], opts: { full?: boolean; startAfter?: Date }): Promise<void> {
     for (const stream of streams) {
       await this.boss.send(SYNC_QUEUE, { connectionId, stream, full: opts.full, requestId: currentRequestId() } satisfies SyncJob, {
-        singletonKey: `${connectionId}:${stream}`,
+        singletonKey: streamKey(connectionId, stream),
         ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
       });
     }
@@ -300,3 +299,6 @@ export class JobRunner {
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 }
+
+/** A stream's key in the queue (its jobs' singleton key) and in `runningHere`. */
+const streamKey = (connectionId: string, stream: string) => `${connectionId}:${stream}`;

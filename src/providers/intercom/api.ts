@@ -65,7 +65,7 @@ export async function* cursorPages<T>(ctx: AdapterContext, path: string, o: Reso
  * for Timestamp Fields"): `updated_at > since` would leave out the rest of since's day. Two days earlier
  * covers any zone and a 25-hour day; the caller drops what changed before `sinceUnix`.
  */
-export const daySafeSince = (sinceUnix: number) => (sinceUnix > 0 ? sinceUnix - 2 * 86_400 : 0);
+const daySafeSince = (sinceUnix: number) => (sinceUnix > 0 ? sinceUnix - 2 * 86_400 : 0);
 
 /** One page of `POST /tickets/search` for tickets updated at or after `sinceUnix` (and some before it: `daySafeSince`). */
 export async function searchTickets(ctx: AdapterContext, o: ResolvedOptions, sinceUnix: number, after?: string): Promise<{ tickets: IcTicket[]; next: string | null }> {

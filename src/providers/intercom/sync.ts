@@ -91,7 +91,8 @@ async function* walk(ctx: AdapterContext, o: ResolvedOptions, opts: SyncOptions)
     // The search reaches back to whole days: what changed before `since` is left out here, so that the
     // comments syncer reads the parts of changed tickets only.
     const since = pos.s;
-    yield { tickets: page.tickets.filter((t) => !(since > 0) || (t.updated_at ?? since + 1) > since), resume: next ? JSON.stringify(next) : null };
+    const changed = since > 0 ? page.tickets.filter((t) => (t.updated_at ?? Infinity) > since) : page.tickets;
+    yield { tickets: changed, resume: next ? JSON.stringify(next) : null };
     if (!next) return;
     pos = next;
   }
