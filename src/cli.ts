@@ -70,7 +70,9 @@ program
     const address = await omniport.server.listen({ port: config.port, host: config.host });
     const storage = omniport.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL';
     const readyMs = Math.round(performance.now() - started);
-    if (config.logLevel === 'silent') console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${readyMs} ms`);
+    // Below info (warn, error, silent) the log does not say it: one plain line does, for the operator and for
+    // scripts that start on PORT=0 and read the address from it.
+    if (['warn', 'error', 'fatal', 'silent'].includes(config.logLevel)) console.log(`Omniport listening on ${address} (${storage}); docs at ${address}/docs — ready in ${readyMs} ms`);
     omniport.server.log.info({ address, storage: omniport.database.kind, readyMs }, `Omniport listening on ${address} (${storage}); docs at ${address}/docs`);
     const stop = async (signal: string) => {
       omniport.server.log.info({ signal }, 'shutting down');

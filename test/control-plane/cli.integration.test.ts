@@ -17,6 +17,7 @@ import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zend
 import { freshDatabase } from '../support/harness';
 import { runCli } from '../support/cli';
 import { freePort } from '../support/free-port';
+import { startOmniport } from '../support/omniport-process';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-cli-'));
@@ -160,22 +161,12 @@ describe('the omniport command', { timeout: 600_000 }, () => {
 
   it('start listens on --port and --host', async () => {
     const port = await freePort();
-    const child = spawn('node', [bin, 'start', '--port', String(port), '--host', '127.0.0.1'], { env });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise((r) => child.once('exit', r));
+    const server = await startOmniport({ env, command: ['node', bin, 'start', '--port', String(port), '--host', '127.0.0.1'], timeoutMs: 120_000 });
     try {
-      const deadline = Date.now() + 120_000;
-      let healthy = false;
-      while (!healthy && Date.now() < deadline && child.exitCode === null) {
-        healthy = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-        if (!healthy) await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(healthy, output).toBe(true);
+      expect(server.url).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${server.url}/health`)).ok, server.output()).toBe(true);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     }
   });
 });

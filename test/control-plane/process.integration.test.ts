@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, openDatabase } from '../../src/store/database';
 import { loadConfig } from '../../src/config';
 import { runCli } from '../support/cli';
-import { freePort } from '../support/free-port';
+import { startOmniport } from '../support/omniport-process';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
@@ -49,23 +49,13 @@ describe('the embedded database directory', { timeout: 180_000 }, () => {
 describe('the omniport command', { timeout: 240_000 }, () => {
   it('`start` bootstraps an empty database, prints the key once and serves /health', async () => {
     const dataDir = tempDir();
-    const port = await freePort();
-    const child = spawn('node', [bin, 'start'], { env: embeddedEnv(dataDir, { PORT: String(port) }) });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
+    const server = await startOmniport({ env: embeddedEnv(dataDir) });
     try {
-      // Generous: this is a functional check; start-up time is measured, not asserted (README).
-      const deadline = Date.now() + 150_000;
-      let healthy = false;
-      while (!healthy && Date.now() < deadline) {
-        healthy = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-        if (!healthy) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(healthy, output).toBe(true);
+      expect((await fetch(`${server.url}/health`)).ok, server.output()).toBe(true);
+      const output = server.output();
       const key = output.match(/sk_live_[A-Za-z0-9]{43}/)?.[0];
       expect(key).toBeDefined();
-      const res = await fetch(`http://127.0.0.1:${port}/auth/api-keys`, { headers: { 'x-api-key': key! } });
+      const res = await fetch(`${server.url}/auth/api-keys`, { headers: { 'x-api-key': key! } });
       expect(res.status).toBe(200);
       // The key file encrypting credentials is private to the owner, and outside the data directory
       // (under $XDG_CONFIG_HOME, a temporary directory in tests): a backup of the data holds no key.
@@ -75,10 +65,9 @@ describe('the omniport command', { timeout: 240_000 }, () => {
       expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
     }
-    expect(output.match(/sk_live_[A-Za-z0-9]{43}/g)).toHaveLength(1);
+    expect(server.output().match(/sk_live_[A-Za-z0-9]{43}/g)).toHaveLength(1);
   });
 
   it('creates projects, users and keys from the command line, and installs a preset bootstrap key', async () => {
@@ -113,24 +102,15 @@ describe('the omniport command', { timeout: 240_000 }, () => {
     });
   });
 
-  /** Starts `omniport start` with `env`, waits until `apiKey` is accepted, runs `fn`, stops the server. */
+  /** Starts `omniport start` with `env`, checks that `apiKey` is accepted, runs `fn`, stops the server. */
   async function withServer(env: NodeJS.ProcessEnv, apiKey: string, fn: (call: (path: string) => Promise<Response>, output: () => string) => Promise<void>) {
-    const port = await freePort();
-    const child = spawn('node', [bin, 'start'], { env: { ...env, PORT: String(port) } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    const call = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const server = await startOmniport({ env });
+    const call = (path: string) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     try {
-      let status = 0;
-      for (const deadline = Date.now() + 150_000; Date.now() < deadline && status !== 200; ) {
-        status = await call('/auth/api-keys').then((r) => r.status, () => 0);
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(200);
-      await fn(call, () => output);
+      expect((await call('/auth/api-keys')).status).toBe(200);
+      await fn(call, server.output);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await server.stop();
     }
   }
 });

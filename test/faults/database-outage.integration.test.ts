@@ -3,16 +3,13 @@
  * and under request load, with a real `omniport start` child process: the process stays up, clients get
  * 503 `database_unavailable` with Retry-After (never a 500), and the sync completes once the database is back.
  */
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { inject, afterAll, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator } from '../simulators/zendesk';
-import { freePort } from '../support/free-port';
+import { startOmniport } from '../support/omniport-process';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -39,11 +36,9 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
     await admin.end();
   });
 
-  const port = await freePort();
-  const child = spawn('node', [bin, 'start'], {
+  const server = await startOmniport({
     env: {
-      ...(process.env as Record<string, string>),
-      PORT: String(port),
+      ...process.env,
       LOG_LEVEL: 'warn',
       DATABASE_URL: url,
       OMNIPORT_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -53,17 +48,10 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
       OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
     },
   });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  cleanups.push(() => server.stop('SIGKILL'));
+  const { child, url: base } = server;
   let exitCode: number | null = null;
   child.once('exit', (code) => (exitCode = code ?? -1));
-  cleanups.push(() => void child.kill('SIGKILL'));
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); ) {
-    if (Date.now() > deadline) throw new Error(`did not start:\n${output}`);
-    await sleep(250);
-  }
   const call = (p: string, init: RequestInit = {}) =>
     fetch(base + p, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
   const cred = sim.credentials[0]!;
@@ -129,7 +117,7 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
         if (stored === expected) break;
       }
     } else await res.arrayBuffer();
-    if (Date.now() > deadline) throw new Error(`the sync did not complete after the outage:\n${output.slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`the sync did not complete after the outage:\n${server.output().slice(-3000)}`);
     await sleep(500);
   }
   const recoveredMs = Date.now() - backAt;
@@ -137,6 +125,7 @@ it.skipIf(!onPostgres)('survives dropped and refused database connections during
   await load;
 
   const figures = Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0]));
+  const output = server.output();
   const failedJobs = output.split('sync job failed').length - 1;
   const requeued = output.split('queued again after the database came back').length - 1;
   console.log(

@@ -11,14 +11,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { inject, afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
-import { freePort } from '../support/free-port';
+import { OmniportExitedError, startOmniport, type OmniportProcess } from '../support/omniport-process';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/omniport.js');
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
 const TICKETS = 2_500;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -40,47 +38,32 @@ async function storage(): Promise<Record<string, string>> {
   return { OMNIPORT_DATA_DIR: dir };
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
 /** `omniport start` in a child process; on PGlite a restart may find the dead owner's lock for a few seconds. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  // A start takes seconds on a quiet machine and over a minute on a loaded 2-core one (CI).
+async function startServer(env: Record<string, string>): Promise<OmniportProcess> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
+    OMNIPORT_BOOTSTRAP_API_KEY: KEY,
+    OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
+    OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
+    ...env,
+  };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   const deadline = Date.now() + 150_000;
   for (;;) {
-    const port = await freePort();
-    const childEnv: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
-      OMNIPORT_BOOTSTRAP_API_KEY: KEY,
-      OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
-      OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
-      ...env,
-    };
-    if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-    const child = spawn('node', [bin, 'start'], { env: childEnv });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    let exited = false;
-    child.once('exit', () => (exited = true));
-    cleanups.push(() => void child.kill('SIGKILL'));
-    const url = `http://127.0.0.1:${port}`;
-    while (!exited && Date.now() < deadline) {
-      if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, child, output: () => output };
-      await sleep(250);
+    try {
+      const server = await startOmniport({ env: childEnv, timeoutMs: Math.max(1, deadline - Date.now()) });
+      cleanups.push(() => server.stop('SIGKILL'));
+      return server;
+    } catch (e) {
+      if (!(e instanceof OmniportExitedError) || Date.now() >= deadline) throw e;
+      await sleep(1_000); // exited (the data directory still locked): try again
     }
-    if (Date.now() >= deadline) throw new Error(`the server did not start:\n${output}`);
-    await sleep(1_000); // exited (the data directory still locked): try again
   }
 }
 
-const api = (server: Server, method: string, p: string, opts: { body?: unknown; token?: string } = {}) =>
+const api = (server: OmniportProcess, method: string, p: string, opts: { body?: unknown; token?: string } = {}) =>
   fetch(server.url + p, {
     method,
     headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(opts.token ? { 'x-connection-token': opts.token } : {}) },

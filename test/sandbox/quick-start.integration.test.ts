@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/free-port';
+import { startOmniport } from '../support/omniport-process';
 
 /**
  * The README's quick start, to the letter, as a newcomer runs it: `npm start` on a fresh embedded
@@ -17,20 +16,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the README quick start with the sandbox', { timeout: 300_000 }, () => {
   it('npm start, connect the sandbox, wait for the sync, read and write tickets, read contacts and deals', async () => {
-    const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), OMNIPORT_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
     for (const name of ['DATABASE_URL', 'OMNIPORT_SECRET_KEY', 'OMNIPORT_SECRET_KEYS', 'OMNIPORT_SANDBOX']) delete env[name];
-    const child = spawn('npm', ['start'], { cwd: root, env, detached: true });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const O = `http://127.0.0.1:${port}`;
+    const server = await startOmniport({ env, command: ['npm', 'start'], cwd: root, detached: true, timeoutMs: 120_000 });
+    const O = server.url;
     try {
-      const deadline = Date.now() + 120_000;
-      while (!(await fetch(`${O}/health`).then((r) => r.ok, () => false))) {
-        if (Date.now() > deadline) throw new Error(`npm start did not answer /health:\n${output}`);
-        await sleep(250);
-      }
+      const output = server.output();
       const KEY = output.match(/sk_live_[A-Za-z0-9]{43}/)?.[0];
       expect(KEY, output).toBeDefined();
       const call = async (method: string, url: string, o: { ct?: string; body?: unknown } = {}) => {
@@ -75,13 +66,7 @@ describe('the README quick start with the sandbox', { timeout: 300_000 }, () => 
       expect(contacts.body.data.length).toBe(10);
       expect(deals.body.data.length).toBe(10);
     } finally {
-      // npm runs the server as its child: end the whole group.
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      await server.stop();
     }
   });
 });
