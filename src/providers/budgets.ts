@@ -10,7 +10,7 @@ import type { RequestBudget } from './manifest';
  */
 export type BudgetStore = { kind: 'memory' } | { kind: 'postgres'; pool: pg.Pool };
 
-/** The table rate-limiter-flexible keeps its counters in (created by our migrations, src/store/schema.ts). */
+/** The table of the budgets' schedules and counters (created by our migrations, src/store/schema.ts). */
 export const BUDGETS_TABLE = 'provider_budgets';
 
 /**
@@ -37,8 +37,9 @@ export interface BudgetCall {
  * Paces provider calls to the budgets their manifests declare, and holds every call of a connection while
  * the provider says its budget is spent (a rate-limit header at 0, a 429's Retry-After). A call that would
  * wait longer than its caller may is answered 503 `provider_rate_limited` with Retry-After at once, without
- * spending a provider call on a refusal. Counters live in the `BudgetStore`, so on PostgreSQL the processes
- * sharing a database share the budgets (rate-limiter-flexible's RateLimiterPostgres on the app's pool).
+ * spending a provider call on a refusal. Schedules and counters live in the `BudgetStore`, so on PostgreSQL the
+ * processes sharing a database share the budgets: evenly paced ones as a schedule of slots (`reserveSlot`),
+ * daily and cost budgets and holds as rate-limiter-flexible's RateLimiterPostgres counters on the app's pool.
  */
 export class ProviderBudgets {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
@@ -54,20 +55,55 @@ export class ProviderBudgets {
         await this.spendCounted(call, budget, deadline);
         continue;
       }
-      const limiter = this.limiter('pace', spacingMs(budget) / 1000);
-      const key = `${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
-      for (;;) {
-        const refused = await consume(limiter, key);
-        if (!refused) break;
-        // Waiters wake a little apart, so that the next slot goes to one of them and the others wait again.
-        const wait = refused.msBeforeNext + Math.random() * 10;
-        if (Date.now() + wait > deadline) {
-          throw rateLimited(`${call.provider} allows ${budget.requests} ${budget.name} requests every ${budget.perSeconds} s; retry later`, call.provider, budget.name, wait);
-        }
-        await sleep(wait);
+      const key = `slot:${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
+      const slot = await this.reserveSlot(key, spacingMs(budget), Math.max(0, deadline - Date.now()));
+      if (slot.refusedFor !== undefined) {
+        throw rateLimited(`${call.provider} allows ${budget.requests} ${budget.name} requests every ${budget.perSeconds} s; retry later`, call.provider, budget.name, slot.refusedFor);
       }
+      if (slot.waitMs > 0) await sleep(slot.waitMs);
     }
   }
+
+  /**
+   * Paced budgets keep a schedule: the time from which the next call may go. A call takes the next slot
+   * (moving the schedule one spacing on) in one statement and sleeps until it, so calls leave exactly a
+   * spacing apart however many wait, late wake-ups do not add up, and no waiter polls. A slot further away
+   * than the caller may wait is not taken: `refusedFor` says when the schedule is free. On PostgreSQL the
+   * schedule is a row of the budgets table (`expire` in epoch microseconds) read with the database's clock,
+   * so processes on different machines share it.
+   */
+  private async reserveSlot(key: string, spacing: number, maxWaitMs: number): Promise<{ waitMs: number; refusedFor?: number }> {
+    if (this.store.kind === 'memory') {
+      const now = Date.now();
+      const slot = Math.max(this.schedule.get(key) ?? 0, now);
+      if (slot - now > maxWaitMs) return { waitMs: 0, refusedFor: slot - now };
+      this.schedule.set(key, slot + spacing);
+      return { waitMs: slot - now };
+    }
+    const us = Math.ceil(spacing * 1000);
+    try {
+      const taken = await this.store.pool.query<{ wait_us: string }>(
+        `with clock as (select floor(extract(epoch from clock_timestamp()) * 1000000)::bigint as now)
+         insert into ${BUDGETS_TABLE} as b (key, points, expire) select $1, 0, now + $2 from clock
+         on conflict (key) do update set expire = greatest(b.expire, (select now from clock)) + $2
+           where greatest(b.expire, (select now from clock)) - (select now from clock) <= $3
+         returning b.expire - $2 - (select now from clock) as wait_us`,
+        [key, us, Math.floor(maxWaitMs * 1000)],
+      );
+      if (taken.rows[0]) return { waitMs: Math.max(0, Number(taken.rows[0].wait_us) / 1000) };
+      const busy = await this.store.pool.query<{ wait_us: string }>(
+        `select expire - floor(extract(epoch from clock_timestamp()) * 1000000)::bigint as wait_us from ${BUDGETS_TABLE} where key = $1`,
+        [key],
+      );
+      return { waitMs: 0, refusedFor: Math.max(1, Number(busy.rows[0]?.wait_us ?? 0) / 1000) };
+    } catch {
+      // The store is unreachable: the provider's own headers and 429s still make the calls wait.
+      return { waitMs: 0 };
+    }
+  }
+
+  /** Paced budgets' schedules when counted in this process: the time (ms) from which the next call may go. */
+  private readonly schedule = new Map<string, number>();
 
   /**
    * After the answer: budgets whose cost the answer tells (Linear's `x-complexity`) are charged the actual
@@ -153,7 +189,7 @@ export class ProviderBudgets {
     await sleep(held.msBeforeNext);
   }
 
-  private limiter(kind: 'pace' | 'hold' | 'day' | 'bucket', durationSeconds: number, points = 1): RateLimiterAbstract {
+  private limiter(kind: 'hold' | 'day' | 'bucket', durationSeconds: number, points = 1): RateLimiterAbstract {
     const id = `${kind}:${durationSeconds}:${points}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {

@@ -5,7 +5,7 @@
  * store, shared by processes) or in memory on the embedded database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderBudgets, costOf, type BudgetStore } from '../../src/providers/budgets';
+import { ProviderBudgets, costOf, spacingMs, type BudgetStore } from '../../src/providers/budgets';
 import type { RequestBudget } from '../../src/providers/manifest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import { hubspotAdapter } from '../../src/providers/hubspot';
@@ -43,6 +43,28 @@ describe('even spacing', () => {
     const call = { provider: 'zendesk', connectionId: `c-${Date.now()}`, baseUrl: 'https://acme.zendesk.com', method: 'GET', path: '/api/v2/tickets' };
     await budgets.spend(call, [budget], 0);
     await expect(budgets.spend(call, [budget], 0)).rejects.toMatchObject({ code: 'provider_rate_limited' });
+  });
+
+  it('spaces concurrent callers one slot apart', async () => {
+    const budgets = new ProviderBudgets(store);
+    const budget: RequestBudget = { name: 'account', requests: 20, perSeconds: 1, scope: 'connection' };
+    const spacing = spacingMs(budget);
+    const call = { provider: 'zendesk', connectionId: `c-${Date.now()}`, baseUrl: 'https://acme.zendesk.com', method: 'GET', path: '/api/v2/tickets' };
+    const sent: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < 5; i++) {
+          await budgets.spend(call, [budget], 10_000);
+          sent.push(performance.now());
+        }
+      }),
+    );
+    sent.sort((a, b) => a - b);
+    // Slots are a spacing apart; a call leaves when its timer fires, late by a varying lag (100 ms allowed here,
+    // a loaded machine's), which the spacing's margin absorbs at the provider.
+    for (let i = 0; i < sent.length; i++) {
+      for (let j = i + 1; j < sent.length; j++) expect(sent[j]! - sent[i]!).toBeGreaterThan((j - i) * spacing - 100);
+    }
   });
 });
 
