@@ -91,7 +91,7 @@ export class ProviderContexts {
     const baseUrl = adapter.manifest.sandbox?.baseUrl() ?? connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
     const refresher = this.refresher;
     const maxRetryAfterMs = this.maxWaitMs(o.background === true);
-    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, maxRetryAfterMs) };
+    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, o.background === true) };
 
     // One credentials object, updated in place: the auth headers of the next attempt and adapters reading
     // ctx.credentials see the renewed token.
@@ -104,6 +104,7 @@ export class ProviderContexts {
       {
         ...this.clientOptions(adapter, connection.id, baseUrl, credentials),
         maxRetryAfterMs,
+        background: o.background === true,
         // A refused token without a refresh token is a provider error (502), not a reason to give up on the connection.
         onUnauthorized: async () => {
           if (!credentials.refresh_token) return false;
@@ -119,9 +120,9 @@ export class ProviderContexts {
   }
 
   /** A context for credentials not yet stored (checking them before creating the connection). */
-  build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, maxRetryAfterMs = this.maxWaitMs(false)): AdapterContext {
+  build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, background = false): AdapterContext {
     const address = adapter.manifest.sandbox?.baseUrl() ?? baseUrl;
-    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, address, credentials), maxRetryAfterMs });
+    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, address, credentials), maxRetryAfterMs: this.maxWaitMs(background), background });
     return { connectionId, baseUrl: address, credentials, http, ids: idFactory(connectionId) };
   }
 

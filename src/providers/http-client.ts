@@ -30,7 +30,14 @@ export interface HttpClientOptions {
   paceBudgets?: boolean;
   /** Where budgets are counted (shared by the processes on one PostgreSQL database); this process by default. */
   budgets?: ProviderBudgets;
+  /** Calls of one connection in flight at once in this process, per lane (default 8). */
   concurrency?: number;
+  /**
+   * Background work (syncs, webhook processing) has its own lane of `concurrency`: a client's request never
+   * queues in this process behind a sync's hundreds of per-ticket reads; both still share the provider's budget,
+   * where a sync holds at most `concurrency` slots ahead of it.
+   */
+  background?: boolean;
   /** Let the connection dial private and loopback addresses (OMNIPORT_ALLOW_PRIVATE_URLS); refused by default. */
   allowPrivateAddresses?: boolean;
   /** Told of every attempt when it ends (the dashboard's call log); must return at once and never throw. */
@@ -81,7 +88,7 @@ export class ProviderHttpClient {
 
   constructor(opts: HttpClientOptions) {
     this.opts = { timeoutMs: 30_000, maxRetries: 4, retryBaseMs: 250, maxRetryAfterMs: 60_000, ...opts };
-    const key = `${opts.connectionId}`;
+    const key = `${opts.connectionId}:${opts.background ? 'background' : 'request'}`;
     let limit = limiters.get(key);
     if (!limit) {
       limit = pLimit(opts.concurrency ?? 8);

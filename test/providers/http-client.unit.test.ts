@@ -18,6 +18,7 @@ let received = 0;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/slow')) return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 200);
     received++;
     req.resume();
     const answer = script.shift() ?? 200;
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 let n = 0;
-function client(baseUrl = url) {
+function client(baseUrl = url, more: Partial<ConstructorParameters<typeof ProviderHttpClient>[0]> = {}) {
   return new ProviderHttpClient({
     allowPrivateAddresses: true, // simulators listen on loopback
     manifest: zendeskAdapter.manifest,
@@ -45,6 +46,7 @@ function client(baseUrl = url) {
     retryBaseMs: 1,
     maxRetries: 3,
     timeoutMs: 300,
+    ...more,
   });
 }
 
@@ -105,5 +107,20 @@ describe('provider HTTP client retries', () => {
     const r = await run([422], (c) => c.post('/x', { json: {} }));
     expect(r.sent).toBe(1);
     expect(r.error?.code).toBe('provider_error');
+  });
+});
+
+describe('per-connection concurrency', () => {
+  it('queues a sync\'s calls apart from a client\'s request on the same connection: the request does not wait behind them', async () => {
+    const connectionId = `lanes-${n++}`;
+    const sync = client(url, { connectionId, background: true, concurrency: 1 });
+    const request = client(url, { connectionId, concurrency: 1 });
+    const finished: string[] = [];
+    const background = [1, 2, 3].map((i) => sync.get(`/slow/${i}`).then(() => finished.push(`sync ${i}`)));
+    await request.get('/fast').then(() => finished.push('request'));
+    await Promise.all(background);
+    expect(finished.indexOf('request')).toBeLessThan(finished.indexOf('sync 2'));
+    // One lane still runs one call at a time.
+    expect(finished.filter((f) => f.startsWith('sync'))).toEqual(['sync 1', 'sync 2', 'sync 3']);
   });
 });
