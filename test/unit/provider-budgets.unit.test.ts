@@ -31,6 +31,22 @@ describe('provider budgets', () => {
     expect(err).toMatchObject({ code: 'provider_rate_limited', headers: { 'retry-after': '62' } });
   });
 
+  it("waits for an endpoint's slot before taking the account's: the account slot does not go by unused meanwhile", async () => {
+    const budgets = new ProviderBudgets();
+    const list = { provider: 'freshdesk', connectionId: 'c1', baseUrl: 'https://acme.freshdesk.com', method: 'GET', path: '/api/v2/tickets' };
+    const other = { ...list, path: '/api/v2/tickets/7/conversations' };
+    const declared = [
+      { name: 'account', requests: 10, perSeconds: 1, scope: 'account' as const }, // 107 ms apart
+      { name: 'tickets list', requests: 1, perSeconds: 1, path: /^\/api\/v2\/tickets$/, scope: 'account' as const }, // 1,070 ms apart
+    ];
+    await budgets.spend(list, declared, 5_000);
+    const secondList = budgets.spend(list, declared, 5_000); // waits about a second for the list slot
+    await new Promise((r) => setTimeout(r, 150));
+    // The account's next slot (107 ms after the first call) is free: the waiting list call has not taken it.
+    await budgets.spend(other, declared, 0);
+    await secondList;
+  });
+
   it('holds a connection until the reset its provider named', async () => {
     const budgets = new ProviderBudgets();
     const call = { provider: 'linear', connectionId: 'c1', baseUrl: 'https://api.linear.app', method: 'POST', path: '/graphql' };
