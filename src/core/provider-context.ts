@@ -90,8 +90,8 @@ export class ProviderContexts {
     const credentials = this.box.decryptJson<Record<string, string>>(connection.credentialsEncrypted);
     const baseUrl = adapter.manifest.sandbox?.baseUrl() ?? connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
     const refresher = this.refresher;
-    const maxRetryAfterMs = this.maxWaitMs(o.background === true);
-    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, o.background === true) };
+    const background = o.background === true;
+    if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, background) };
 
     // One credentials object, updated in place: the auth headers of the next attempt and adapters reading
     // ctx.credentials see the renewed token.
@@ -102,9 +102,7 @@ export class ProviderContexts {
     };
     const http = new RefreshingHttpClient(
       {
-        ...this.clientOptions(adapter, connection.id, baseUrl, credentials),
-        maxRetryAfterMs,
-        background: o.background === true,
+        ...this.clientOptions(adapter, connection.id, baseUrl, credentials, background),
         // A refused token without a refresh token is a provider error (502), not a reason to give up on the connection.
         onUnauthorized: async () => {
           if (!credentials.refresh_token) return false;
@@ -122,7 +120,7 @@ export class ProviderContexts {
   /** A context for credentials not yet stored (checking them before creating the connection). */
   build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, background = false): AdapterContext {
     const address = adapter.manifest.sandbox?.baseUrl() ?? baseUrl;
-    const http = new ProviderHttpClient({ ...this.clientOptions(adapter, connectionId, address, credentials), maxRetryAfterMs: this.maxWaitMs(background), background });
+    const http = new ProviderHttpClient(this.clientOptions(adapter, connectionId, address, credentials, background));
     return { connectionId, baseUrl: address, credentials, http, ids: idFactory(connectionId) };
   }
 
@@ -145,7 +143,8 @@ export class ProviderContexts {
     return copy;
   }
 
-  private clientOptions(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>): HttpClientOptions {
+  /** `background` (sync jobs, webhook processing): a longer wait on rate limits, and its own concurrency lane. */
+  private clientOptions(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, background: boolean): HttpClientOptions {
     return {
       manifest: this.withBudgetOverrides(adapter.manifest),
       connectionId,
@@ -154,6 +153,8 @@ export class ProviderContexts {
       errorMessage: (body) => adapter.http.errorMessage(body),
       isRateLimited: adapter.http.isRateLimited?.bind(adapter.http),
       ...this.tuning,
+      maxRetryAfterMs: this.maxWaitMs(background),
+      background,
       // The sandbox listens on loopback; its address is Omniport's own, never a tenant's.
       ...(adapter.manifest.sandbox ? { allowPrivateAddresses: true } : {}),
     };

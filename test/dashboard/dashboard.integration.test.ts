@@ -21,9 +21,8 @@ describe('operator dashboard', () => {
     zendesk = await startZendeskSimulator();
     zendesk.seedTickets(5, { commentsPerTicket: 1 });
     server = await startTestServer();
-    const token = await connectZendesk(server, zendesk, { origin: 'acme' });
-    ownToken = token;
-    await syncAndWait(server, token);
+    ownToken = await connectZendesk(server, zendesk, { origin: 'acme' });
+    await syncAndWait(server, ownToken);
     ownConnection = (await server.call('GET', '/connections')).body.data[0].id_connection;
     other = await server.createTenant('other');
     const cred = zendesk.credentials[0]!;
