@@ -237,8 +237,8 @@ function msToNextUtcDay(now = Date.now()): number {
 }
 
 /**
- * rate-limiter-flexible keeps a window's end in a bigint column (epoch milliseconds): an evenly spaced window
- * is a fraction of a millisecond long more often than not (748.16 ms), and such a query fails, which the
+ * rate-limiter-flexible keeps a window's end in a bigint column (epoch milliseconds): a bucket's slice or a
+ * hold can be a fraction of a millisecond long (a period divided in ten), and such a query fails, which the
  * limiter answers by letting the call through. The end is rounded up to a whole millisecond here.
  */
 class RateLimiterPostgresWholeMs extends RateLimiterPostgres {
