@@ -31,3 +31,43 @@ export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T>
     }
   }
 }
+
+/**
+ * Maps each item of a paged source to what takes more calls (a page of conversations to their records, each
+ * read with its messages), with the next pages started before the current one is done: the next page is
+ * requested as soon as the current one comes, and its mapping starts at once, so its calls queue behind the
+ * current page's. Without it a sync's calls stop at each page's end, for the last calls' latency and then
+ * the next list call's. Results come in the source's order; at most `ahead` mappings run beyond the one
+ * awaited, and one page beyond them is read. A failure (of a page or of a mapping) surfaces after every
+ * result before it, in the order a plain loop would see it; an early stop lets the started mappings settle.
+ */
+export async function* mapAhead<T, R>(source: AsyncIterable<T>, map: (item: T) => Promise<R>, ahead = 1): AsyncGenerator<R> {
+  const pages = readAhead(source);
+  const running: Promise<R>[] = [];
+  let sourceFailure: { error: unknown } | undefined;
+  let sourceDone = false;
+  try {
+    for (;;) {
+      while (!sourceDone && !sourceFailure && running.length <= ahead) {
+        try {
+          const step = await pages.next();
+          if (step.done) sourceDone = true;
+          else {
+            const mapped = map(step.value);
+            mapped.catch(() => {}); // awaited in its turn; never an unhandled rejection if the consumer stops
+            running.push(mapped);
+          }
+        } catch (error) {
+          sourceFailure = { error };
+        }
+      }
+      const next = running.shift();
+      if (!next) break;
+      yield await next;
+    }
+    if (sourceFailure) throw sourceFailure.error;
+  } finally {
+    await Promise.allSettled(running);
+    await pages.return(undefined);
+  }
+}

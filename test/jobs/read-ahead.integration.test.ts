@@ -4,7 +4,7 @@
  * a failed prefetch is seen only after the current page is stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAhead } from '../../src/core/read-ahead';
+import { mapAhead, readAhead } from '../../src/core/read-ahead';
 import { ProviderRegistry } from '../../src/providers/registry';
 import type { ObjectSyncer, ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
 import type { UnifiedRepo } from '../../src/store/unified.repo';
@@ -58,6 +58,78 @@ describe('readAhead', () => {
     }
     for await (const item of readAhead(endless())) if (item === 2) break;
     expect(closed).toBe(true);
+  });
+});
+
+describe('mapAhead', () => {
+  it('lists the next page and starts its mapping before the current mapping is done, in order, one ahead at most', async () => {
+    const log: string[] = [];
+    const finish = new Map<number, () => void>();
+    async function* source() {
+      for (let i = 1; i <= 4; i++) {
+        log.push(`list ${i}`);
+        yield i;
+      }
+    }
+    const results: number[] = [];
+    const consumer = (async () => {
+      for await (const r of mapAhead(source(), (page) => {
+        log.push(`map ${page}`);
+        return new Promise<number>((resolve) => finish.set(page, () => resolve(page * 10)));
+      })) {
+        results.push(r);
+      }
+    })();
+    // Page 1's mapping is still running, yet page 2 is listed and mapped, and page 3 listed: no more.
+    expect(await waitFor(() => log.includes('list 3'))).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['list 1', 'list 2', 'map 1', 'list 3', 'map 2']);
+    // Finishing page 2 first yields nothing: page 1 comes first.
+    finish.get(2)!();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(results).toEqual([]);
+    finish.get(1)!();
+    expect(await waitFor(() => finish.has(3))).toBe(true);
+    finish.get(3)!();
+    expect(await waitFor(() => finish.has(4))).toBe(true);
+    finish.get(4)!();
+    await consumer;
+    expect(results).toEqual([10, 20, 30, 40]);
+  });
+
+  it('surfaces a failed page after the results before it, and lets started mappings settle on an early stop', async () => {
+    async function* failing() {
+      yield 1;
+      yield 2;
+      throw new Error('page 3 failed');
+    }
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const r of mapAhead(failing(), async (page) => page)) seen.push(r);
+      })(),
+    ).rejects.toThrow('page 3 failed');
+    expect(seen).toEqual([1, 2]);
+
+    let closed = false;
+    const settled: number[] = [];
+    async function* endless() {
+      try {
+        for (let i = 1; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const r of mapAhead(endless(), async (page) => {
+      await new Promise((res) => setTimeout(res, 5));
+      settled.push(page);
+      return page;
+    })) {
+      if (r === 1) break;
+    }
+    expect(closed).toBe(true);
+    // Page 2's mapping had started: it finished before the stop returned (its calls are not cut off unseen).
+    expect(settled).toEqual([1, 2]);
   });
 });
 

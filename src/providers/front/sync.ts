@@ -12,6 +12,7 @@ import { unifyInbox, unifyTag, unifyTeam } from './directory.mapper';
 import type { FrAccount, FrContact, FrConversation, FrEvent, FrInbox, FrTag, FrTeam, FrTeammate, FrTeamPreview } from './types';
 import { unifyTeammate } from './user.mapper';
 import { seg } from './util';
+import { mapAhead } from '../../core/read-ahead';
 
 /** A full listing (`_pagination.next` when Front paginates it); `resume` is the next page token. */
 function listSyncer<T>(key: string, path: string, query: Query, unify: (item: T) => UnifiedRecord): ObjectSyncer {
@@ -178,6 +179,34 @@ async function recordsOf(ctx: AdapterContext, conversations: FrConversation[], o
 }
 
 /**
+ * The conversation list's pages, newest activity first; an incremental run (`since`) stops at the first
+ * conversation last updated before `since`. `resume` is where a run goes on after the page: the next page,
+ * then (incremental runs) the event feed.
+ */
+async function* conversationPages(
+  ctx: AdapterContext,
+  o: ResolvedOptions,
+  since: number | undefined,
+  token: string | null,
+): AsyncGenerator<{ items: FrConversation[]; resume: string | null }> {
+  for await (const page of pages<FrConversation>(ctx, '/conversations', { query: { limit: o.conversationPageSize }, pageToken: token })) {
+    let items = page.items.filter((c) => c && typeof c.id === 'string');
+    let reachedOlder = false;
+    if (since !== undefined) {
+      const cut = items.findIndex((c) => (changedAt(c) ?? Infinity) < since);
+      if (cut >= 0) {
+        reachedOlder = true;
+        items = items.slice(0, cut);
+      }
+    }
+    const done = reachedOlder || page.next === null;
+    const next: TicketResume = done ? { phase: 'events', token: null } : { phase: 'list', token: page.next };
+    yield { items, resume: since !== undefined || !done ? JSON.stringify(next) : null };
+    if (done) return;
+  }
+}
+
+/**
  * Tickets, comments and attachments.
  *
  * Full run: every conversation `GET /conversations` lists (Front leaves trashed ones out, so a complete
@@ -202,22 +231,12 @@ function ticketsSyncer(o: ResolvedOptions): ObjectSyncer {
       const seen = new Set<string>();
 
       if (state.phase === 'list') {
-        for await (const page of pages<FrConversation>(ctx, '/conversations', { query: { limit: o.conversationPageSize }, pageToken: state.token })) {
-          let items = page.items.filter((c) => c && typeof c.id === 'string');
-          let reachedOlder = false;
-          if (since !== undefined) {
-            const cut = items.findIndex((c) => (changedAt(c) ?? Infinity) < since);
-            if (cut >= 0) {
-              reachedOlder = true;
-              items = items.slice(0, cut);
-            }
-          }
-          for (const c of items) seen.add(c.id);
-          const done = reachedOlder || page.next === null;
-          const next: TicketResume = done ? { phase: 'events', token: null } : { phase: 'list', token: page.next };
-          yield { records: await recordsOf(ctx, items, o), resume: since !== undefined || !done ? JSON.stringify(next) : null };
-          if (done) break;
-        }
+        // Each page's conversations are read with their details while the next page is listed and read.
+        const listed = conversationPages(ctx, o, since, state.token);
+        yield* mapAhead(listed, async (page) => {
+          for (const c of page.items) seen.add(c.id);
+          return { records: await recordsOf(ctx, page.items, o), resume: page.resume };
+        });
         state = { phase: 'events', token: null };
       }
 
