@@ -78,6 +78,8 @@ export interface Services {
   dashboard: DashboardServices;
   /** Provider webhooks in: registration, verification, and the syncs they queue. */
   providerWebhooks: ProviderWebhookService;
+  /** The providers' budgets every outbound call is paced by (schedules and counters, shared on PostgreSQL). */
+  budgets: ProviderBudgets;
 }
 
 export function createServices(deps: {
@@ -154,5 +156,6 @@ export function createServices(deps: {
     webhooksRepo,
     dashboard,
     providerWebhooks,
+    budgets,
   };
 }

@@ -6,7 +6,8 @@ const EVERY_MS = 10 * 60_000;
 
 /**
  * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries, events (with
- * their webhook deliveries), provider calls and dashboard sessions past their retention; renews expiring
+ * their webhook deliveries), provider calls and dashboard sessions past their retention, provider budget
+ * schedules and counters past their end; renews expiring
  * provider webhooks and creates those that could not be created with their connection. Every process may
  * run it: deleting twice is harmless, and a connection keeps one provider webhook (a second one is removed).
  */
@@ -18,6 +19,7 @@ export function startHousekeeping(services: Services, logger: JobLogger | undefi
       ['events', () => services.events.purgeExpired()],
       ['provider calls and dashboard sessions', () => services.dashboard.purgeExpired()],
       ['provider webhook delivery ids', () => services.providerWebhooks.purgeReceipts()],
+      ['provider budget schedules and counters', () => services.budgets.purgeExpired()],
       ['(renewing) expiring provider webhooks', () => services.providerWebhooks.renewExpiring()],
       ['(creating) missing provider webhooks', () => services.providerWebhooks.registerMissing()],
     ] as const) {

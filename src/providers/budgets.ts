@@ -105,6 +105,29 @@ export class ProviderBudgets {
     }
   }
 
+  /**
+   * Forgets schedules and counters an hour past their end (housekeeping): a schedule whose last slot has gone
+   * by starts from now anyway, and a counter past its window counts from zero, so deleting them changes no
+   * wait. Without it the table keeps a row per connection and budget, and a daily counter per day, for ever.
+   * A row a call renews meanwhile ends in the future, and PostgreSQL rechecks it before deleting: it stays.
+   */
+  async purgeExpired(graceMs = 3_600_000): Promise<number> {
+    if (this.store.kind === 'memory') {
+      const before = Date.now() - graceMs;
+      let purged = 0;
+      for (const [key, next] of this.schedule) if (next < before && this.schedule.delete(key)) purged++;
+      return purged;
+    }
+    // Schedules (`slot:` keys) end in epoch microseconds, rate-limiter-flexible's counters in milliseconds.
+    const res = await this.store.pool.query(
+      `delete from ${BUDGETS_TABLE} b
+        using (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint - $1 as before_ms) c
+        where b.expire < case when b.key like 'slot:%' then c.before_ms * 1000 else c.before_ms end`,
+      [Math.floor(graceMs)],
+    );
+    return res.rowCount ?? 0;
+  }
+
   /** Paced budgets' schedules when counted in this process: the time (ms) from which the next call may go. */
   private readonly schedule = new Map<string, number>();
 

@@ -528,7 +528,7 @@ export const rateLimits = pgTable('rate_limits', {
  * Counters of the providers' budgets (src/providers/budgets.ts), shared by every process on the database:
  * rate-limiter-flexible's RateLimiterPostgres reads and writes this layout (key, points, expire in epoch ms);
  * the schedules of evenly paced budgets are rows keyed `slot:…` whose `expire` is the next free slot in epoch
- * microseconds.
+ * microseconds. The housekeeping job deletes rows an hour past their end.
  * Not tenant data: keys name a provider, a budget and a hash of the account or connection.
  */
 export const providerBudgets = pgTable('provider_budgets', {

@@ -68,6 +68,34 @@ describe('even spacing', () => {
   });
 });
 
+describe('housekeeping', () => {
+  it('forgets schedules and counters past their end, and keeps those still running', async () => {
+    const budgets = new ProviderBudgets(store);
+    const provider = `purge-${Date.now()}`;
+    const call = { provider, connectionId: 'c-purge', baseUrl: 'https://acme.example', method: 'GET', path: '/tickets' };
+    // 100 calls a second (a schedule over 11 ms later), 1 a minute (61 s later), and a daily counter (midnight UTC).
+    const fast: RequestBudget = { name: 'fast', requests: 100, perSeconds: 1, scope: 'connection' };
+    const slow: RequestBudget = { name: 'slow', requests: 1, perSeconds: 60, scope: 'connection' };
+    const daily: RequestBudget = { name: 'daily', requests: 1_000, perSeconds: 86_400, scope: 'connection', pacing: 'daily' };
+    await budgets.spend(call, [fast, slow, daily], 0);
+    const stored = async () =>
+      store.kind === 'postgres'
+        ? (await server.sql('select key from provider_budgets where key like $1 order by key', [`%${provider}:%`])).map((r) => String(r.key).split(':').slice(0, 3).join(':'))
+        : [...(budgets as unknown as { schedule: Map<string, number> }).schedule.keys()].map((k) => k.split(':').slice(0, 3).join(':'));
+    const before = await stored();
+    expect(before).toEqual(expect.arrayContaining([`slot:${provider}:fast`, `slot:${provider}:slow`]));
+    await new Promise((r) => setTimeout(r, 50));
+
+    await budgets.purgeExpired(0);
+    const after = await stored();
+    expect(after).not.toContain(`slot:${provider}:fast`);
+    expect(after).toContain(`slot:${provider}:slow`);
+    if (store.kind === 'postgres') expect(after).toContain(`day:${provider}:daily`);
+    // The schedule still running still holds the next call.
+    await expect(budgets.spend(call, [slow], 0)).rejects.toMatchObject({ code: 'provider_rate_limited' });
+  });
+});
+
 describe('daily budgets', () => {
   it('charges each call its endpoint cost, and refuses past the day’s budget until the next UTC day', async () => {
     const budgets = new ProviderBudgets(store);
