@@ -65,6 +65,19 @@ export class ProviderBudgets {
       }
       if (slot.waitMs > 0) await sleep(slot.waitMs);
     }
+    // The provider said its budget is spent while this call waited for its slot (a rate-limit header at 0, a 429):
+    // the call gives the slot up, waits out the hold, and takes a new one. Leaving now, it would be refused, and so
+    // would every call a connection has scheduled ahead (up to its concurrency). Holds placed by this process are
+    // seen here without a query; another process's are seen before the slot is taken.
+    const heldUntil = this.heldHere.get(holdKey(call));
+    if (heldUntil !== undefined) {
+      if (heldUntil <= Date.now()) this.heldHere.delete(holdKey(call));
+      else {
+        if (heldUntil > deadline) throw rateLimited(`${call.provider} asked to wait before the next call; retry later`, call.provider, 'provider reset', heldUntil - Date.now());
+        await sleep(heldUntil - Date.now());
+        return this.spend(call, budgets, Math.max(0, deadline - Date.now()));
+      }
+    }
   }
 
   /**
@@ -127,6 +140,9 @@ export class ProviderBudgets {
     );
     return res.rowCount ?? 0;
   }
+
+  /** Holds this process placed (`holdKey` → until, epoch ms), checked by calls that took their slot before. */
+  private readonly heldHere = new Map<string, number>();
 
   /** Paced budgets' schedules when counted in this process: the time (ms) from which the next call may go. */
   private readonly schedule = new Map<string, number>();
@@ -194,6 +210,7 @@ export class ProviderBudgets {
    */
   async hold(call: Pick<BudgetCall, 'provider' | 'connectionId'>, ms: number): Promise<void> {
     if (!(ms > 0)) return;
+    this.heldHere.set(holdKey(call), Math.max(this.heldHere.get(holdKey(call)) ?? 0, Date.now() + ms));
     try {
       await this.limiter('hold', 1).block(holdKey(call), ms / 1000);
     } catch {

@@ -55,6 +55,24 @@ describe('provider budgets', () => {
     await budgets.spend({ ...call, connectionId: 'c2' }, [], 1_000);
   });
 
+  it('a call that took its slot before the provider said its budget is spent waits out the hold instead of leaving', async () => {
+    const budgets = new ProviderBudgets();
+    const call = { provider: 'front', connectionId: 'c1', baseUrl: 'https://api2.frontapp.com', method: 'GET', path: '/conversations' };
+    // 10 a second: slots 107 ms apart.
+    const budget = [{ name: 'company', requests: 10, perSeconds: 1, scope: 'connection' as const }];
+    const started = performance.now();
+    const left: number[] = [];
+    const calls = Array.from({ length: 3 }, () => budgets.spend(call, budget, 5_000).then(() => left.push(performance.now() - started)));
+    // The first call leaves at once and is answered "nothing left until the reset", 400 ms on.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(left).toHaveLength(1);
+    await budgets.hold(call, 400);
+    await Promise.all(calls);
+    // The two calls scheduled at 107 and 214 ms waited for the reset, then went a slot apart.
+    expect(left[1]).toBeGreaterThanOrEqual(400);
+    expect(left[2]! - left[1]!).toBeGreaterThanOrEqual(100);
+  });
+
   it('reads the plan overrides of OMNIPORT_PROVIDER_BUDGETS and refuses malformed ones', () => {
     expect(loadConfig({ OMNIPORT_PROVIDER_BUDGETS: 'zendesk.account=700/60, hubspot.burst=190/10' }).providerBudgetOverrides).toEqual({
       'zendesk.account': { requests: 700, perSeconds: 60 },
