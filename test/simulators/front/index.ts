@@ -264,6 +264,10 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
   // ---------------------------------------------------------------- rate limit (per company, one minute)
   const perMinute = opts.rateLimit?.perMinute ?? 50;
   const windowMs = opts.rateLimit?.windowMs ?? 60_000;
+  // Front states its waits in whole seconds. A time-scaled window (a benchmark's) scales the second with it, so a
+  // wait costs the same share of a window as at Front: a whole second would be two windows of half a second.
+  const secondMs = (1_000 * windowMs) / 60_000;
+  const inSeconds = (ms: number) => (Math.ceil(ms / secondMs) * secondMs) / 1000;
   // `reset` in epoch milliseconds; the header says it in seconds, as Front does.
   let window = { reset: 0, used: 0 };
   const budget = () => {
@@ -276,7 +280,7 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
     return {
       'x-ratelimit-limit': String(perMinute),
       'x-ratelimit-remaining': String(remaining ?? Math.max(0, perMinute - w.used)),
-      'x-ratelimit-reset': String(Math.ceil(w.reset / 1000)),
+      'x-ratelimit-reset': String(inSeconds(w.reset)),
     };
   };
 
@@ -601,7 +605,7 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
       const w = budget();
       let res: SimResponse;
       if (opts.rateLimit?.enforce && w.used >= perMinute) {
-        const retry = Math.max(1, Math.ceil((w.reset - clock.now()) / 1000));
+        const retry = Math.max(secondMs / 1000, inSeconds(w.reset - clock.now()));
         res = { status: 429, body: defaultFaultBody(429, retry), headers: { ...rateHeaders(0), 'retry-after': String(retry) } };
       } else {
         w.used++;
