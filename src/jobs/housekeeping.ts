@@ -7,9 +7,9 @@ const EVERY_MS = 10 * 60_000;
 /**
  * Forgets what is kept only for a while: idempotency answers past their TTL, audit entries, events (with
  * their webhook deliveries), provider calls and dashboard sessions past their retention, provider budget
- * schedules and counters past their end; renews expiring
- * provider webhooks and creates those that could not be created with their connection. Every process may
- * run it: deleting twice is harmless, and a connection keeps one provider webhook (a second one is removed).
+ * schedules and counters past their end; renews expiring provider webhooks and creates those that could not
+ * be created with their connection. Every process may run it: deleting twice is harmless, and a connection
+ * keeps one provider webhook (a second one is removed).
  */
 export function startHousekeeping(services: Services, logger: JobLogger | undefined): () => void {
   const purge = async () => {

@@ -73,7 +73,7 @@ export class ProviderBudgets {
     if (heldUntil !== undefined) {
       if (heldUntil <= Date.now()) this.heldHere.delete(holdKey(call));
       else {
-        if (heldUntil > deadline) throw rateLimited(`${call.provider} asked to wait before the next call; retry later`, call.provider, 'provider reset', heldUntil - Date.now());
+        if (heldUntil > deadline) throw heldByProvider(call, heldUntil - Date.now());
         await sleep(heldUntil - Date.now());
         return this.spend(call, budgets, Math.max(0, deadline - Date.now()));
       }
@@ -227,7 +227,7 @@ export class ProviderBudgets {
     }
     if (!held || held.consumedPoints <= 1 || held.msBeforeNext <= 0) return;
     if (Date.now() + held.msBeforeNext > deadline) {
-      throw rateLimited(`${call.provider} asked to wait before the next call; retry later`, call.provider, 'provider reset', held.msBeforeNext);
+      throw heldByProvider(call, held.msBeforeNext);
     }
     await sleep(held.msBeforeNext);
   }
@@ -313,5 +313,7 @@ const holdKey = (call: Pick<BudgetCall, 'provider' | 'connectionId'>) => `${call
 function rateLimited(message: string, provider: string, budget: string, waitMs: number): AppError {
   return new AppError('provider_rate_limited', message, { provider, budget }, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
 }
+
+const heldByProvider = (call: BudgetCall, waitMs: number) => rateLimited(`${call.provider} asked to wait before the next call; retry later`, call.provider, 'provider reset', waitMs);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

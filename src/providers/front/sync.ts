@@ -4,6 +4,7 @@
  * attachments in one stream — each conversation is read with its inboxes, comments and messages, which
  * the ticket needs anyway (collection, description).
  */
+import { mapAhead } from '../../core/read-ahead';
 import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, UnifiedRecord, UnlistedObject } from '../types';
 import { isGone, isStatus, listAll, pages, type ListPage, type Query, type ResolvedOptions } from './api';
 import { unifyAccount, unifyContact } from './contact.mapper';
@@ -12,7 +13,6 @@ import { unifyInbox, unifyTag, unifyTeam } from './directory.mapper';
 import type { FrAccount, FrContact, FrConversation, FrEvent, FrInbox, FrTag, FrTeam, FrTeammate, FrTeamPreview } from './types';
 import { unifyTeammate } from './user.mapper';
 import { seg } from './util';
-import { mapAhead } from '../../core/read-ahead';
 
 /** A full listing (`_pagination.next` when Front paginates it); `resume` is the next page token. */
 function listSyncer<T>(key: string, path: string, query: Query, unify: (item: T) => UnifiedRecord): ObjectSyncer {
