@@ -69,9 +69,10 @@ export class ProviderBudgets {
     // the call gives the slot up, waits out the hold, and takes a new one. Leaving now, it would be refused, and so
     // would every call a connection has scheduled ahead (up to its concurrency). Holds placed by this process are
     // seen here without a query; another process's are seen before the slot is taken.
-    const heldUntil = this.heldHere.get(holdKey(call));
+    const held = holdKey(call);
+    const heldUntil = this.heldHere.get(held);
     if (heldUntil !== undefined) {
-      if (heldUntil <= Date.now()) this.heldHere.delete(holdKey(call));
+      if (heldUntil <= Date.now()) this.heldHere.delete(held);
       else {
         if (heldUntil > deadline) throw heldByProvider(call, heldUntil - Date.now());
         await sleep(heldUntil - Date.now());
@@ -210,9 +211,10 @@ export class ProviderBudgets {
    */
   async hold(call: Pick<BudgetCall, 'provider' | 'connectionId'>, ms: number): Promise<void> {
     if (!(ms > 0)) return;
-    this.heldHere.set(holdKey(call), Math.max(this.heldHere.get(holdKey(call)) ?? 0, Date.now() + ms));
+    const key = holdKey(call);
+    this.heldHere.set(key, Math.max(this.heldHere.get(key) ?? 0, Date.now() + ms));
     try {
-      await this.limiter('hold', 1).block(holdKey(call), ms / 1000);
+      await this.limiter('hold', 1).block(key, ms / 1000);
     } catch {
       // The store is unreachable: the provider's own answers still make the calls wait.
     }
