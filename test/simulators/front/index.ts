@@ -47,7 +47,7 @@ import {
   type SimRequest,
   type SimResponse,
 } from '../shared/http-kit';
-import { compareKeys, type SortKey } from '../shared/keyset';
+import { firstAfter, type SortKey } from '../shared/keyset';
 import { boundaryOf, nestForm, parseMultipart, splitFiles } from './multipart';
 import { FrontHooks } from './hooks';
 import { Serializer } from './serialize';
@@ -317,10 +317,9 @@ export async function startFrontSimulator(opts: FrontSimulatorOptions = {}): Pro
   const paginated = <T>(req: SimRequest, items: T[], key: (x: T) => SortKey, order: 'asc' | 'desc', render: (x: T) => unknown, o: { dflt?: number; max?: number } = {}): SimResponse => {
     const limit = intParam(req.query, 'limit', o.dflt ?? 50, o.max ?? 100);
     const dir = order === 'asc' ? 1 : -1;
-    const sorted = [...items].sort((a, b) => dir * compareKeys(key(a), key(b)));
     const token = req.query.get('page_token');
-    const after = token ? decodeToken(token) : undefined;
-    const rest = after ? sorted.filter((x) => dir * compareKeys(key(x), after) > 0) : sorted;
+    // One beyond the page tells whether there is a next one.
+    const rest = firstAfter(items, key, dir, token ? decodeToken(token) : undefined, limit + 1);
     const page = rest.slice(0, limit);
     let next: string | null = null;
     if (rest.length > limit) {

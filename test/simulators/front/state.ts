@@ -247,6 +247,8 @@ export class FrontState {
   readonly comments = new Map<string, SimComment>();
   readonly messages = new Map<string, SimMessage>();
   readonly attachments = new Map<string, SimAttachment>();
+  /** Each conversation's comments and messages, in the order added: a thread is read without scanning them all. */
+  private readonly threads = new Map<string, { comments: SimComment[]; messages: SimMessage[] }>();
   readonly events: SimEvent[] = [];
   /** Called with every event as it is recorded (the app webhooks of test/simulators/front/hooks.ts). */
   readonly listeners: ((e: SimEvent) => void)[] = [];
@@ -593,22 +595,30 @@ export class FrontState {
       is_pinned: input.isPinned ?? false,
     };
     this.comments.set(comment.id, comment);
+    this.threadOf(c.id).comments.push(comment);
     this.emit('comment', c, { kind: 'comment', id: comment.id }, authorId, at);
     return comment;
   }
 
   commentsOf(conversationId: string): SimComment[] {
-    return [...this.comments.values()].filter((x) => x.conversationId === conversationId);
+    return [...(this.threads.get(conversationId)?.comments ?? [])];
   }
 
   messagesOf(conversationId: string): SimMessage[] {
-    return [...this.messages.values()].filter((x) => x.conversationId === conversationId);
+    return [...(this.threads.get(conversationId)?.messages ?? [])];
+  }
+
+  private threadOf(conversationId: string) {
+    let thread = this.threads.get(conversationId);
+    if (!thread) this.threads.set(conversationId, (thread = { comments: [], messages: [] }));
+    return thread;
   }
 
   private addMessage(c: SimConversation, m: Omit<SimMessage, 'id' | 'conversationId' | 'created_at'>, eventType: EventType, actor: string | null): SimMessage {
     const at = this.touch(c, true);
     const message: SimMessage = { id: this.newId('msg'), conversationId: c.id, created_at: at, ...m };
     this.messages.set(message.id, message);
+    this.threadOf(c.id).messages.push(message);
     this.emit(eventType, c, { kind: 'message', id: message.id }, actor, at);
     return message;
   }
@@ -898,6 +908,7 @@ export class FrontState {
     this.tombstones.set(id, c);
     for (const x of this.commentsOf(id)) this.comments.delete(x.id);
     for (const x of this.messagesOf(id)) this.messages.delete(x.id);
+    this.threads.delete(id);
   }
 
   // ---------------------------------------------------------------- changes made in Front's UI (tests)

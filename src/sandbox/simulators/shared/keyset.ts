@@ -12,3 +12,28 @@ export function compareKeys(a: SortKey, b: SortKey): number {
   }
   return 0;
 }
+
+/**
+ * The first `count` items after `after` in key order (`dir` 1 ascending, -1 descending), as a stable sort of
+ * them all would give: one pass keeping a sorted buffer of `count`. A page no longer sorts the whole collection,
+ * which at 50,000 conversations took a fifth of a second for each of the 500 pages of a sync.
+ */
+export function firstAfter<T>(items: Iterable<T>, key: (x: T) => SortKey, dir: 1 | -1, after: SortKey | undefined, count: number): T[] {
+  const best: { k: SortKey; x: T }[] = [];
+  for (const x of items) {
+    const k = key(x);
+    if (after && dir * compareKeys(k, after) <= 0) continue;
+    if (best.length === count && dir * compareKeys(k, best[count - 1]!.k) >= 0) continue;
+    // After any equal key: items that tie keep their order, as in a stable sort.
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (dir * compareKeys(best[mid]!.k, k) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, { k, x });
+    if (best.length > count) best.pop();
+  }
+  return best.map((b) => b.x);
+}
