@@ -50,6 +50,8 @@ export class ProviderBudgets {
   async spend(call: BudgetCall, budgets: RequestBudget[] | undefined, maxWaitMs: number): Promise<void> {
     const deadline = Date.now() + maxWaitMs;
     await this.waitOutHold(call, deadline);
+    const held = holdKey(call);
+    let shiftedAtSlot = this.shifted.get(held) ?? 0;
     // The longest wait first: a call under an endpoint's budget and the account's takes its endpoint slot,
     // then the account slot just before it leaves. The other way round, the account slot would go by unused
     // while the call waited for its endpoint's (Freshdesk's ticket list at 20 a minute, under 200 a minute).
@@ -58,26 +60,23 @@ export class ProviderBudgets {
         await this.spendCounted(call, budget, deadline);
         continue;
       }
-      const key = `slot:${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
-      const slot = await this.reserveSlot(key, spacingMs(budget), Math.max(0, deadline - Date.now()));
+      shiftedAtSlot = this.shifted.get(held) ?? 0;
+      const slot = await this.reserveSlot(slotKey(call, budget), spacingMs(budget), Math.max(0, deadline - Date.now()));
       if (slot.refusedFor !== undefined) {
         throw rateLimited(`${call.provider} allows ${budget.requests} ${budget.name} requests every ${budget.perSeconds} s; retry later`, call.provider, budget.name, slot.refusedFor);
       }
       if (slot.waitMs > 0) await sleep(slot.waitMs);
     }
-    // The provider said its budget is spent while this call waited for its slot (a rate-limit header at 0, a 429):
-    // the call gives the slot up, waits out the hold, and takes a new one. Leaving now, it would be refused, and so
-    // would every call a connection has scheduled ahead (up to its concurrency). Holds placed by this process are
-    // seen here without a query; another process's are seen before the slot is taken.
-    const held = holdKey(call);
-    const heldUntil = this.heldHere.get(held);
-    if (heldUntil !== undefined) {
-      if (heldUntil <= Date.now()) this.heldHere.delete(held);
-      else {
-        if (heldUntil > deadline) throw heldByProvider(call, heldUntil - Date.now());
-        await sleep(heldUntil - Date.now());
-        return this.spend(call, budgets, Math.max(0, deadline - Date.now()));
-      }
+    // The provider said its budget is spent while this call waited for its slot (a rate-limit header at 0, a
+    // 429): the hold moved the connection's schedule on by its length (`hold`), and the call moves with it. So
+    // the calls scheduled ahead leave after the reset in the order and spacing they had: none is refused for
+    // leaving during the hold, and none loses its place to calls that came later. Holds placed by this process
+    // are seen here without a query; another process's are seen before the slot is taken.
+    for (let shifted = this.shifted.get(held) ?? 0; shifted > shiftedAtSlot; shifted = this.shifted.get(held) ?? 0) {
+      const moved = shifted - shiftedAtSlot;
+      shiftedAtSlot = shifted;
+      if (Date.now() + moved > deadline) throw heldByProvider(call, moved);
+      await sleep(moved);
     }
   }
 
@@ -142,8 +141,11 @@ export class ProviderBudgets {
     return res.rowCount ?? 0;
   }
 
-  /** Holds this process placed (`holdKey` → until, epoch ms), checked by calls that took their slot before. */
+  /** Holds this process placed (`holdKey` → until, epoch ms). */
   private readonly heldHere = new Map<string, number>();
+
+  /** How far (ms, in all) this process's holds have moved a connection's schedules on (`holdKey` → ms). */
+  private readonly shifted = new Map<string, number>();
 
   /** Paced budgets' schedules when counted in this process: the time (ms) from which the next call may go. */
   private readonly schedule = new Map<string, number>();
@@ -207,16 +209,41 @@ export class ProviderBudgets {
 
   /**
    * The provider said to wait `ms` (its budget is spent until a reset, or a 429 asked for it): every process
-   * holds the connection's calls until then.
+   * holds the connection's calls until then, and the connection's schedules move on by as much as the hold
+   * extends the previous one, so that the calls already scheduled keep their order after the reset.
    */
-  async hold(call: Pick<BudgetCall, 'provider' | 'connectionId'>, ms: number): Promise<void> {
+  async hold(call: BudgetCall, ms: number, budgets?: RequestBudget[]): Promise<void> {
     if (!(ms > 0)) return;
     const key = holdKey(call);
-    this.heldHere.set(key, Math.max(this.heldHere.get(key) ?? 0, Date.now() + ms));
+    const now = Date.now();
+    const until = now + ms;
+    const previous = Math.max(this.heldHere.get(key) ?? 0, now);
+    if (until <= previous) return;
+    this.heldHere.set(key, until);
+    this.shifted.set(key, (this.shifted.get(key) ?? 0) + (until - previous));
+    for (const budget of budgets ?? []) {
+      if (budget.pacing !== 'daily' && budget.pacing !== 'bucket') await this.moveSchedule(slotKey(call, budget), until - previous);
+    }
     try {
       await this.limiter('hold', 1).block(key, ms / 1000);
     } catch {
       // The store is unreachable: the provider's own answers still make the calls wait.
+    }
+  }
+
+  /** Moves a schedule's next slot on by `ms` (from now, if it is free already). */
+  private async moveSchedule(key: string, ms: number): Promise<void> {
+    if (this.store.kind === 'memory') {
+      this.schedule.set(key, Math.max(this.schedule.get(key) ?? 0, Date.now()) + ms);
+      return;
+    }
+    try {
+      await this.store.pool.query(
+        `update ${BUDGETS_TABLE} set expire = greatest(expire, floor(extract(epoch from clock_timestamp()) * 1000000)::bigint) + $2 where key = $1`,
+        [key, Math.ceil(ms * 1000)],
+      );
+    } catch {
+      // The store is unreachable: the hold itself still makes the calls wait.
     }
   }
 
@@ -311,6 +338,8 @@ function scopeKey(scope: RequestBudget['scope'], call: BudgetCall): string {
 }
 
 const holdKey = (call: Pick<BudgetCall, 'provider' | 'connectionId'>) => `${call.provider}:${call.connectionId}`;
+
+const slotKey = (call: BudgetCall, budget: RequestBudget) => `slot:${call.provider}:${budget.name}:${budget.requests}/${budget.perSeconds}:${scopeKey(budget.scope, call)}`;
 
 function rateLimited(message: string, provider: string, budget: string, waitMs: number): AppError {
   return new AppError('provider_rate_limited', message, { provider, budget }, { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });

@@ -187,7 +187,7 @@ export class ProviderHttpClient {
         // Budgets charged by the answer's cost (Linear's complexity) are charged what the call actually cost.
         await this.budgets.settle(budgetCall, this.opts.manifest.budgets, headers);
         // A budget the provider reports spent holds the connection's next calls, in every process, until its reset.
-        await this.budgets.hold(budgetCall, this.exhaustedBudgetResetMs(headers) ?? 0);
+        await this.budgets.hold(budgetCall, this.exhaustedBudgetResetMs(headers) ?? 0, this.opts.manifest.budgets);
       }
       if (status < 300) return { status, headers, data: data as T };
 
@@ -205,7 +205,7 @@ export class ProviderHttpClient {
       }
       if (rateLimited || status === 503) {
         const waitMs = this.retryAfterMs(headers) ?? (rateLimited ? Math.max(this.backoff(attempt), this.opts.manifest.rateLimitMinWaitMs ?? 0) : this.backoff(attempt));
-        if (rateLimited && this.opts.paceBudgets) await this.budgets.hold(budgetCall, waitMs);
+        if (rateLimited && this.opts.paceBudgets) await this.budgets.hold(budgetCall, waitMs, this.opts.manifest.budgets);
         if (!last && waitMs <= this.opts.maxRetryAfterMs) {
           if (rateLimited) record.rateLimitWaits++;
           await sleep(waitMs);

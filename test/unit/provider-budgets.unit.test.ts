@@ -73,6 +73,26 @@ describe('provider budgets', () => {
     expect(left[2]! - left[1]!).toBeGreaterThanOrEqual(100);
   });
 
+  it('calls held by the provider keep their place: a call that comes during the hold leaves after them', async () => {
+    const budgets = new ProviderBudgets();
+    const call = { provider: 'clickup', connectionId: 'c1', baseUrl: 'https://api.clickup.com/api', method: 'GET', path: '/v2/task/1' };
+    const budget = [{ name: 'token', requests: 10, perSeconds: 1, scope: 'connection' as const }]; // 107 ms apart
+    const started = performance.now();
+    const left: Array<{ call: number; at: number }> = [];
+    const spend = (n: number) => budgets.spend(call, budget, 5_000).then(() => left.push({ call: n, at: performance.now() - started }));
+    const first = [0, 1, 2, 3].map(spend); // slots at 0, 107, 214 and 321 ms
+    await new Promise((r) => setTimeout(r, 20));
+    await budgets.hold(call, 300, budget); // the first call's answer: nothing left for 300 ms
+    await new Promise((r) => setTimeout(r, 30));
+    const late = spend(4);
+    await Promise.all([...first, late]);
+    // Before, the three held calls gave their slots up and took new ones after the late call, over and over
+    // under repeated holds, until one's wait passed its limit.
+    expect(left.map((l) => l.call)).toEqual([0, 1, 2, 3, 4]);
+    expect(left[1]!.at).toBeGreaterThanOrEqual(300);
+    for (let i = 2; i < left.length; i++) expect(left[i]!.at - left[i - 1]!.at).toBeGreaterThanOrEqual(100);
+  });
+
   it('reads the plan overrides of OMNIPORT_PROVIDER_BUDGETS and refuses malformed ones', () => {
     expect(loadConfig({ OMNIPORT_PROVIDER_BUDGETS: 'zendesk.account=700/60, hubspot.burst=190/10' }).providerBudgetOverrides).toEqual({
       'zendesk.account': { requests: 700, perSeconds: 60 },
