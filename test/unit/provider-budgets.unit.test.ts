@@ -89,8 +89,10 @@ describe('provider budgets', () => {
     // Before, the three held calls gave their slots up and took new ones after the late call, over and over
     // under repeated holds, until one's wait passed its limit.
     expect(left.map((l) => l.call)).toEqual([0, 1, 2, 3, 4]);
+    // None left during the hold, and the schedule kept its spacing: the late call's slot is 300 ms after the
+    // fifth one (428 ms), at 728 ms. (Lower bounds only: a busy machine wakes timers late, never early.)
     expect(left[1]!.at).toBeGreaterThanOrEqual(300);
-    for (let i = 2; i < left.length; i++) expect(left[i]!.at - left[i - 1]!.at).toBeGreaterThanOrEqual(100);
+    expect(left[4]!.at).toBeGreaterThanOrEqual(720);
   });
 
   it('reads the plan overrides of OMNIPORT_PROVIDER_BUDGETS and refuses malformed ones', () => {
