@@ -17,7 +17,7 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { ProviderWebhookRow, ProviderWebhooksRepo } from '../store/provider-webhooks.repo';
 import type { IncomingWebhook, ProviderWebhooks, WebhookNotice } from '../providers/types';
-import { WebhookGoneError } from '../providers/webhook-registration';
+import { WebhookGoneError, newWebhookSecret } from '../providers/webhook-registration';
 import type { UnifiedRepo } from '../store/unified.repo';
 import { toRows } from './unified/records';
 import { unifiedId } from './unified/ids';
@@ -171,49 +171,46 @@ export class ProviderWebhookService {
     const routeKey = randomBase62(24);
     const url = `${base}/webhooks/providers/${connection.provider}/${routeKey}`;
     const hooks = adapter.webhooks;
+    // The secret offered to providers that sign with the caller's (GitHub), known before the provider is called.
+    const offered = newWebhookSecret();
     let pending: ProviderWebhookRow | undefined;
     try {
-      // A provider that calls the address while the webhook is being created (Asana's handshake) finds it
-      // recorded as a registration under way, which is all its handshake is accepted for.
-      if (hooks.handshake) {
-        // Its expiry lets the housekeeping job find it if this process stops before the registration ends.
-        pending = await this.repo.insert({ projectId: connection.projectId, connectionId: connection.id, provider: connection.provider, routeKey, mode: 'pending', remoteIds: {}, secretEncrypted: this.box.encrypt(''), expiresAt: new Date(Date.now() + PENDING_MS) });
-      }
+      // Recorded as a registration under way before the provider is called, for what it sends to the address
+      // meanwhile: Asana's handshake, or GitHub's ping of each repository's new hook (signed with the offered
+      // secret). One webhook per connection: another process registering it meanwhile makes this insert fail.
+      // Its expiry lets the housekeeping job find it if this process stops before the registration ends.
+      pending = await this.repo.insert({
+        projectId: connection.projectId,
+        connectionId: connection.id,
+        provider: connection.provider,
+        routeKey,
+        mode: 'pending',
+        remoteIds: {},
+        secretEncrypted: this.box.encrypt(hooks.handshake ? '' : offered),
+        expiresAt: new Date(Date.now() + PENDING_MS),
+      });
       const { ctx } = this.contexts.forConnection(connection, { background: true });
-      const made = await hooks.register(ctx, url);
+      const made = await hooks.register(ctx, url, offered);
       if (made.signedByOAuthApp && !(await this.appSecretOf?.(connection.projectId, connection.provider))) {
         // Nothing could verify its requests: not kept.
         await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
         throw new Error('the provider signs these webhooks with the project’s OAuth app, and the project has none for it (PUT /oauth-apps/{provider})');
       }
-      if (pending) {
-        // The secret the provider answered wins (it came over the authenticated call); else what the handshakes recorded.
-        const recorded = await this.repo.byRoute(routeKey);
-        const secret = made.secret || (recorded ? this.box.decrypt(recorded.secretEncrypted) : '');
-        if (!secret) {
-          await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
-          throw new Error('the provider’s handshake never reached the webhook’s address');
-        }
-        await this.repo.update(pending.id, { mode: made.manual ? 'manual' : 'registered', remoteIds: made.remoteIds, secretEncrypted: this.box.encrypt(secret), expiresAt: made.expiresAt ?? null });
-        pending = undefined;
-        return await this.repo.byRoute(routeKey);
-      }
-      try {
-        return await this.repo.insert({
-          projectId: connection.projectId,
-          connectionId: connection.id,
-          provider: connection.provider,
-          routeKey,
-          mode: made.manual ? 'manual' : 'registered',
-          remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
-          secretEncrypted: this.box.encrypt(made.secret),
-          expiresAt: made.expiresAt ?? null,
-        });
-      } catch (err) {
-        // Another process created the connection's webhook meanwhile (one per connection): this one goes.
+      // The secret the provider answered wins (it came over the authenticated call); else what the handshakes recorded.
+      const recorded = hooks.handshake ? await this.repo.byRoute(routeKey) : undefined;
+      const secret = made.secret || (recorded ? this.box.decrypt(recorded.secretEncrypted) : '');
+      if (hooks.handshake && !secret) {
         await hooks.unregister(ctx, made.remoteIds).catch(() => undefined);
-        throw err;
+        throw new Error('the provider’s handshake never reached the webhook’s address');
       }
+      await this.repo.update(pending.id, {
+        mode: made.manual ? 'manual' : 'registered',
+        remoteIds: made.signedByOAuthApp ? { ...made.remoteIds, [SIGNED_BY]: 'oauth_app' } : made.remoteIds,
+        secretEncrypted: this.box.encrypt(secret),
+        expiresAt: made.expiresAt ?? null,
+      });
+      pending = undefined;
+      return await this.repo.byRoute(routeKey);
     } catch (err) {
       if (pending) await this.repo.remove(pending.id).catch(() => undefined);
       // Real time stays off (GET /sync/status says so); the scheduled sync goes on as before.
@@ -250,7 +247,7 @@ export class ProviderWebhookService {
   private async refreshManual(connection: ConnectionRow, row: ProviderWebhookRow): Promise<ProviderWebhookRow> {
     try {
       const { ctx } = this.contexts.forConnection(connection, { background: true });
-      const made = await this.contexts.adapterOf(connection).webhooks!.register(ctx, '');
+      const made = await this.contexts.adapterOf(connection).webhooks!.register(ctx, '', '');
       await this.repo.update(row.id, { secretEncrypted: this.box.encrypt(made.secret), remoteIds: made.remoteIds });
     } catch (err) {
       this.logger?.warn({ connectionId: connection.id, provider: connection.provider, err: { message: (err as Error).message } }, 'reading the webhook secret of the new credentials failed; the previous one stays');
@@ -309,13 +306,16 @@ export class ProviderWebhookService {
     const hooks = this.contexts.adapterOf(connection).webhooks;
     if (!hooks) throw refused('provider has no webhooks');
     const handshake = hooks.handshake?.(req, row.mode === 'pending' ? this.box.decrypt(row.secretEncrypted) : '');
-    if (handshake || row.mode === 'pending') {
+    const underWay = row.mode === 'pending' && Date.now() - row.createdAt.getTime() <= PENDING_MS;
+    if (handshake || (row.mode === 'pending' && hooks.handshake)) {
       // Answered only for this address's registration under way: a handshake at any other time, and anything
       // else before the registration ends, is refused (the provider retries its events).
-      if (!handshake || row.mode !== 'pending' || Date.now() - row.createdAt.getTime() > PENDING_MS) throw refused('handshake outside a registration under way');
+      if (!handshake || !underWay) throw refused('handshake outside a registration under way');
       await this.repo.update(row.id, { secretEncrypted: this.box.encrypt(handshake.record) });
       return { kind: 'handshake', headers: handshake.headers };
     }
+    // Without a handshake, a registration under way already has the secret it offered (GitHub's pings).
+    if (row.mode === 'pending' && !underWay) throw refused('registration left unfinished');
     const secret = row.remoteIds[SIGNED_BY] === 'oauth_app' ? await this.appSecretOf?.(row.projectId, provider) : this.box.decrypt(row.secretEncrypted);
     const body = this.verifiedBody(hooks, req, secret, refused);
     const answer = hooks.challenge?.(req);

@@ -259,11 +259,14 @@ export interface ProviderWebhooks {
    * cannot create it (Front's app webhooks): an admin pastes the address (`real_time_setup` of
    * GET /connections/{id}) and the secret comes from the connection's credentials; nothing is deleted with it.
    * `signedByOAuthApp`: the provider signs with the client secret of the project's OAuth app (Jira's dynamic
-   * webhooks), read at each request (it may be rotated); `secret` is then empty.
+   * webhooks), read at each request (it may be rotated); `secret` is then empty. `offered`: a new secret, already
+   * recorded for the address, for providers that sign with the caller's: what they send while the registration
+   * is under way (GitHub's ping of each new hook) then verifies.
    */
   register(
     ctx: AdapterContext,
     url: string,
+    offered: string,
   ): Promise<{ remoteIds: Record<string, string>; secret: string; expiresAt?: Date; manual?: boolean; signedByOAuthApp?: boolean }>;
   /** Deletes what `register` created (a hook already gone is not an error). */
   unregister(ctx: AdapterContext, remoteIds: Record<string, string>): Promise<void>;

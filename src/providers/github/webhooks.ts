@@ -6,7 +6,7 @@
  * GitHub signs no time, so replays are refused by their delivery id alone.
  */
 import type { AdapterContext, ProviderWebhooks, UnifiedRecord, WebhookNotice } from '../types';
-import { createPerTarget, deleteIfPresent, newWebhookSecret } from '../webhook-registration';
+import { createPerTarget, deleteIfPresent } from '../webhook-registration';
 import { header, hmac, safeEqual } from '../webhook-signatures';
 import { isStatus, listRepos, pages, type ResolvedOptions } from './api';
 import { isPullRequest, unifyIssue } from './ticket.mapper';
@@ -97,8 +97,7 @@ export function githubWebhooks(o: ResolvedOptions): ProviderWebhooks {
       if (!deliveryId || !body || typeof body !== 'object') return null;
       return notice(header(req.headers, 'x-github-event'), deliveryId, body as Payload);
     },
-    async register(ctx, url) {
-      const secret = newWebhookSecret();
+    async register(ctx, url, secret) {
       const repos = (await listRepos(ctx, o)).filter((r) => r.has_issues !== false && r.permissions?.admin !== false);
       const remoteIds = await createPerTarget(
         repos,
