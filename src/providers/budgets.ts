@@ -51,16 +51,17 @@ export class ProviderBudgets {
     const deadline = Date.now() + maxWaitMs;
     await this.waitOutHold(call, deadline);
     const held = holdKey(call);
-    let shiftedAtSlot = this.shifted.get(held) ?? 0;
+    const shifted = () => this.heldHere.get(held)?.moved ?? 0;
+    let shiftedAtSlot = shifted();
     // The longest wait first: a call under an endpoint's budget and the account's takes its endpoint slot,
     // then the account slot just before it leaves. The other way round, the account slot would go by unused
     // while the call waited for its endpoint's (Freshdesk's ticket list at 20 a minute, under 200 a minute).
     for (const budget of applicable(budgets, call).sort((a, b) => slotLength(b) - slotLength(a))) {
-      if (budget.pacing === 'daily' || budget.pacing === 'bucket') {
+      if (counted(budget)) {
         await this.spendCounted(call, budget, deadline);
         continue;
       }
-      shiftedAtSlot = this.shifted.get(held) ?? 0;
+      shiftedAtSlot = shifted();
       const slot = await this.reserveSlot(slotKey(call, budget), spacingMs(budget), Math.max(0, deadline - Date.now()));
       if (slot.refusedFor !== undefined) {
         throw rateLimited(`${call.provider} allows ${budget.requests} ${budget.name} requests every ${budget.perSeconds} s; retry later`, call.provider, budget.name, slot.refusedFor);
@@ -72,9 +73,9 @@ export class ProviderBudgets {
     // the calls scheduled ahead leave after the reset in the order and spacing they had: none is refused for
     // leaving during the hold, and none loses its place to calls that came later. Holds placed by this process
     // are seen here without a query; another process's are seen before the slot is taken.
-    for (let shifted = this.shifted.get(held) ?? 0; shifted > shiftedAtSlot; shifted = this.shifted.get(held) ?? 0) {
-      const moved = shifted - shiftedAtSlot;
-      shiftedAtSlot = shifted;
+    for (let now = shifted(); now > shiftedAtSlot; now = shifted()) {
+      const moved = now - shiftedAtSlot;
+      shiftedAtSlot = now;
       if (Date.now() + moved > deadline) throw heldByProvider(call, moved);
       await sleep(moved);
     }
@@ -141,11 +142,11 @@ export class ProviderBudgets {
     return res.rowCount ?? 0;
   }
 
-  /** Holds this process placed (`holdKey` → until, epoch ms). */
-  private readonly heldHere = new Map<string, number>();
-
-  /** How far (ms, in all) this process's holds have moved a connection's schedules on (`holdKey` → ms). */
-  private readonly shifted = new Map<string, number>();
+  /**
+   * Holds this process placed (`holdKey` →): the last one's end (epoch ms), and how far in all (ms) they have
+   * moved the connection's schedules on.
+   */
+  private readonly heldHere = new Map<string, { until: number; moved: number }>();
 
   /** Paced budgets' schedules when counted in this process: the time (ms) from which the next call may go. */
   private readonly schedule = new Map<string, number>();
@@ -157,7 +158,7 @@ export class ProviderBudgets {
   async settle(call: BudgetCall, budgets: RequestBudget[] | undefined, headers: Record<string, string>): Promise<void> {
     for (const budget of applicable(budgets, call)) {
       const header = budget.cost?.header;
-      if (!header || (budget.pacing !== 'daily' && budget.pacing !== 'bucket')) continue;
+      if (!header || !counted(budget)) continue;
       const actual = Math.ceil(Number(headers[header]));
       if (!Number.isFinite(actual) || actual < 0) continue;
       const { limiter, key } = this.counter(call, budget);
@@ -217,12 +218,12 @@ export class ProviderBudgets {
     const key = holdKey(call);
     const now = Date.now();
     const until = now + ms;
-    const previous = Math.max(this.heldHere.get(key) ?? 0, now);
+    const last = this.heldHere.get(key);
+    const previous = Math.max(last?.until ?? 0, now);
     if (until <= previous) return;
-    this.heldHere.set(key, until);
-    this.shifted.set(key, (this.shifted.get(key) ?? 0) + (until - previous));
+    this.heldHere.set(key, { until, moved: (last?.moved ?? 0) + (until - previous) });
     for (const budget of budgets ?? []) {
-      if (budget.pacing !== 'daily' && budget.pacing !== 'bucket') await this.moveSchedule(slotKey(call, budget), until - previous);
+      if (!counted(budget)) await this.moveSchedule(slotKey(call, budget), until - previous);
     }
     try {
       await this.limiter('hold', 1).block(key, ms / 1000);
@@ -288,7 +289,10 @@ export function countsIn(budget: RequestBudget, call: Pick<BudgetCall, 'method' 
 }
 
 /** How far apart a budget lets calls go; counted budgets (daily, bucket) come first, as the longest. */
-const slotLength = (b: RequestBudget) => (b.pacing === 'daily' || b.pacing === 'bucket' ? Number.MAX_VALUE : spacingMs(b));
+const slotLength = (b: RequestBudget) => (counted(b) ? Number.MAX_VALUE : spacingMs(b));
+
+/** Budgets counted over fixed windows (a day, a leaky bucket's slices) rather than paced by a schedule of slots. */
+const counted = (b: RequestBudget) => b.pacing === 'daily' || b.pacing === 'bucket';
 
 function applicable(budgets: RequestBudget[] | undefined, call: BudgetCall): RequestBudget[] {
   return (budgets ?? []).filter((b) => countsIn(b, call));

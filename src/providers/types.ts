@@ -260,8 +260,8 @@ export interface ProviderWebhooks {
    * GET /connections/{id}) and the secret comes from the connection's credentials; nothing is deleted with it.
    * `signedByOAuthApp`: the provider signs with the client secret of the project's OAuth app (Jira's dynamic
    * webhooks), read at each request (it may be rotated); `secret` is then empty. `offered`: a new secret, already
-   * recorded for the address, for providers that sign with the caller's: what they send while the registration
-   * is under way (GitHub's ping of each new hook) then verifies.
+   * recorded for the address, for the providers that take the caller's (GitHub, GitLab, Jira, Linear, Gorgias,
+   * Pipedrive): what they send while the registration is under way (GitHub's ping of each new hook) then verifies.
    */
   register(
     ctx: AdapterContext,

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProviderWebhooks, WebhookNotice } from '../types';
-import { createPerTarget, deleteIfPresent, newWebhookSecret } from '../webhook-registration';
+import { createPerTarget, deleteIfPresent } from '../webhook-registration';
 import { header, safeEqual } from '../webhook-signatures';
 import { apiRoot, memberProjects, type ResolvedOptions } from './api';
 
@@ -39,8 +39,7 @@ export function gitlabWebhooks(o: ResolvedOptions): ProviderWebhooks {
       if (!deliveryId) return null;
       return { deliveryId, streams: streamsOf(body as Parameters<typeof streamsOf>[0]) };
     },
-    async register(ctx, url) {
-      const secret = newWebhookSecret();
+    async register(ctx, url, secret) {
       const projects: number[] = [];
       for await (const page of memberProjects(ctx, o, undefined, MAINTAINER)) projects.push(...page.filter((p) => !p.archived).map((p) => p.id));
       const remoteIds = await createPerTarget(

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProviderWebhooks } from '../types';
-import { deleteIfPresent, newWebhookSecret } from '../webhook-registration';
+import { deleteIfPresent } from '../webhook-registration';
 import { header, safeEqual } from '../webhook-signatures';
 
 export const GORGIAS_TOKEN_HEADER = 'x-omniport-webhook-token';
@@ -42,8 +42,7 @@ export const gorgiasWebhooks: ProviderWebhooks = {
     // Gorgias does not say which trigger fired: a message changes the ticket's times too, so both run.
     return { deliveryId, streams: ['ticketing.ticket', 'ticketing.comment'] };
   },
-  async register(ctx, url) {
-    const secret = newWebhookSecret();
+  async register(ctx, url, secret) {
     const created = await ctx.http.post<{ id?: number }>('/api/integrations', {
       json: {
         name: 'Omniport real-time updates',

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AdapterContext, ProviderWebhooks, WebhookNotice } from '../types';
-import { deleteIfPresent, newWebhookSecret } from '../webhook-registration';
+import { deleteIfPresent } from '../webhook-registration';
 import { header, hmac, safeEqual, verifiedHs256Jwt } from '../webhook-signatures';
 import { API, pageBean } from './api';
 
@@ -86,7 +86,7 @@ export const jiraWebhooks: ProviderWebhooks = {
     const deliveryId = header(req.headers, 'x-atlassian-webhook-identifier') ?? createHash('sha256').update(req.rawBody).digest('hex');
     return notice(deliveryId, body as Payload);
   },
-  async register(ctx, url) {
+  async register(ctx, url, secret) {
     if (isOAuth(ctx)) {
       const jqlFilter = await everyProject(ctx);
       const res = await ctx.http.post<Registered>(`${API}/webhook`, { json: { url, webhooks: [{ events: JIRA_WEBHOOK_EVENTS, jqlFilter }] } });
@@ -97,7 +97,6 @@ export const jiraWebhooks: ProviderWebhooks = {
       const expiresAt = await jiraWebhooks.renew!(ctx, remoteIds);
       return { remoteIds, secret: '', expiresAt, signedByOAuthApp: true };
     }
-    const secret = newWebhookSecret();
     const created = await ctx.http.post<{ self?: string }>(JIRA_WEBHOOKS, {
       json: { name: 'Omniport real-time updates', url, events: JIRA_WEBHOOK_EVENTS, filters: { 'issue-related-events-section': '' }, excludeBody: false, secret },
     });

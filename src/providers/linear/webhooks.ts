@@ -14,7 +14,6 @@ import { COMMENTS_BY_IDS, ISSUES_BY_IDS } from './queries';
 import { completeIssue } from './sync';
 import { unifyIssue } from './ticket.mapper';
 import type { LnComment, LnConnection, LnIssue } from './types';
-import { newWebhookSecret } from '../webhook-registration';
 import { header, hmac, safeEqual, signedTime } from '../webhook-signatures';
 
 /** The resource types the webhook subscribes to (Linear's names, as in `Linear-Event`). */
@@ -113,8 +112,7 @@ export function linearWebhooks(o: ResolvedOptions): ProviderWebhooks {
       alsoReads: { 'ticketing.comment': ['ticketing.attachment'] },
       fetch: (ctx, objectType, ids) => fetchChanged(ctx, o, objectType, ids),
     },
-    async register(ctx, url) {
-      const secret = newWebhookSecret();
+    async register(ctx, url, secret) {
       const data = await gql<{ webhookCreate: { success: boolean; webhook: { id: string } | null } }>(
         ctx,
         o,

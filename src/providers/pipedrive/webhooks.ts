@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProviderWebhooks, WebhookNotice } from '../types';
-import { deleteIfPresent, newWebhookSecret } from '../webhook-registration';
+import { deleteIfPresent } from '../webhook-registration';
 import { header, safeEqual } from '../webhook-signatures';
 import { v1, dataOf } from './api';
 import type { PdEnvelope } from './types';
@@ -63,8 +63,7 @@ export const pipedriveWebhooks: ProviderWebhooks = {
     if (!meta || typeof meta !== 'object') return null;
     return notice(meta, req.rawBody);
   },
-  async register(ctx, url) {
-    const secret = newWebhookSecret();
+  async register(ctx, url, secret) {
     const created = await ctx.http.post<PdEnvelope<{ id: number }>>(`${v1(ctx)}/webhooks`, {
       json: { subscription_url: url, event_action: '*', event_object: '*', http_auth_user: PIPEDRIVE_WEBHOOK_USER, http_auth_password: secret, version: '2.0', name: 'Omniport real-time updates' },
     });
