@@ -168,14 +168,27 @@ ${field.description ? html`<p class="help" id="${id}-help">${field.description}<
 ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : null}`;
 }
 
-/** The login hosts a provider offers (Salesforce: production or sandbox), as a choice. */
+/**
+ * The login hosts a provider offers (Salesforce: production or sandbox), as a choice; and where the provider has
+ * one, a login address to type instead (Salesforce My Domain), which the server checks against its hosts.
+ */
 function loginHostInput(p: ConnectableProvider, state: FormState | undefined): SafeHtml | null {
   const hosts = p.manifest.oauth?.loginUrls ?? [];
   if (hosts.length < 2) return null;
   const chosen = state?.values.base_url ?? hosts[0]!.url;
+  const typed = p.manifest.oauth?.typedLoginHost;
+  const error = state?.errors.base_url;
   return html`
 <label for="oauth-base_url">Where you sign in to ${p.manifest.displayName}</label>
-<select id="oauth-base_url" name="base_url">${hosts.map((h) => html`<option value="${h.url}"${h.url === chosen ? html` selected` : null}>${h.label} (${new URL(h.url).host})</option>`)}</select>`;
+<select id="oauth-base_url" name="base_url">${hosts.map((h) => html`<option value="${h.url}"${h.url === chosen ? html` selected` : null}>${h.label} (${new URL(h.url).host})</option>`)}</select>
+${
+  typed
+    ? html`<label for="oauth-login_host">${typed.label} <span class="meta">(optional)</span></label>
+<p class="help" id="oauth-login_host-help">e.g. ${typed.example}</p>
+<input id="oauth-login_host" name="login_host" type="url" inputmode="url" value="${state?.values.login_host ?? ''}" autocomplete="url" spellcheck="false" aria-describedby="oauth-login_host-help${error ? html` oauth-base_url-error` : null}"${error ? html` aria-invalid="true"` : null}>`
+    : null
+}
+${error ? html`<p class="field-error" id="oauth-base_url-error">${error}</p>` : null}`;
 }
 
 function baseUrlInput(p: ConnectableProvider, prefix: string, state: FormState | undefined): SafeHtml | null {

@@ -68,6 +68,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 function keptValues(provider: ConnectableProvider, form: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   if (form.base_url) out.base_url = form.base_url;
+  if (form.login_host) out.login_host = form.login_host;
   for (const f of provider.fields) if (f.type !== 'password' && form[f.name]) out[f.name] = form[f.name]!;
   return out;
 }
@@ -233,7 +234,8 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
     const form = formOf(request.body);
     const callbackUrl = publicBase(request, publicUrl) + callbackPath;
     try {
-      const started = await services.oauth.start(opened, token, provider, form.base_url, callbackUrl);
+      // A typed login address (Salesforce My Domain) takes the place of the chosen one.
+      const started = await services.oauth.start(opened, token, provider, form.login_host?.trim() || form.base_url, callbackUrl);
       const c = started.cookie;
       reply.header(
         'set-cookie',

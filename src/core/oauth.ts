@@ -6,6 +6,7 @@ import type { ActiveLink, ConnectService } from './connect';
 import { linkStatus } from './connect';
 import type { ConnectionService, ConnectionView } from './connections';
 import type { OAuthAppService } from './oauth-apps';
+import { accountHosts, assertOAuthHost } from './oauth-hosts';
 import type { HttpTuning, TokenRefresher } from './provider-context';
 import { beforeTheWrite, ProviderError, ProviderHttpClient } from '../providers/http-client';
 import type { ProviderManifest } from '../providers/manifest';
@@ -140,12 +141,15 @@ export class OAuthService implements TokenRefresher {
     private readonly settings: ConnectSettingsService,
     private readonly providers: ProviderRegistry,
     private readonly box: SecretBox,
-    private readonly opts: { flowTtlMinutes: number; tuning?: HttpTuning },
+    private readonly opts: { flowTtlMinutes: number; tuning?: HttpTuning; allowPrivateUrls: boolean },
   ) {
     this.stateSigner = box.signer(STATE_KEY_PURPOSE);
   }
 
-  /** The app's endpoints: its absolute overrides, else the manifest's, relative ones resolved against the account's URL. */
+  /**
+   * The app's endpoints: its absolute overrides, else the manifest's, relative ones resolved against the account's
+   * URL, which must then be one of the provider's hosts (the token request carries the client secret).
+   */
   endpoints(manifest: ProviderManifest, app: OAuthAppRow, baseUrl: string | undefined): OAuthEndpoints {
     const spec = manifest.oauth as OAuthSpec | undefined;
     if (!spec) throw new AppError('unsupported_by_provider', `${manifest.name} does not connect with OAuth 2.0`);
@@ -153,6 +157,7 @@ export class OAuthService implements TokenRefresher {
       if (override) return override;
       if (/^https?:\/\//.test(path)) return path;
       if (!baseUrl) throw new AppError('validation_failed', `${manifest.displayName} needs the address of the account`, { field: 'base_url' });
+      assertOAuthHost(manifest, baseUrl, spec.hosts, this.opts.allowPrivateUrls);
       return new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
     };
     return {
@@ -181,6 +186,8 @@ export class OAuthService implements TokenRefresher {
       : ((await this.connect.accountUrl(offered, typedBaseUrl)) ?? offered.manifest.oauth?.loginUrls?.[0]?.url ?? offered.manifest.defaultBaseUrl);
     const app = await this.repo.findOAuthApp(opened.link.projectId, provider);
     if (!app) throw new AppError('not_found', 'this provider is not connected with OAuth here');
+    // The account must be one the app may be used for, before the browser is sent anywhere.
+    if (baseUrl) assertOAuthHost(offered.manifest, baseUrl, accountHosts(offered.manifest, app), this.opts.allowPrivateUrls);
     const endpoints = this.endpoints(offered.manifest, app, baseUrl);
 
     const now = Date.now();
@@ -308,7 +315,7 @@ export class OAuthService implements TokenRefresher {
       return { state: query.state!, manifest, sites };
     }
     // Where the account's API lives: the token answer says so for some providers (Salesforce instance_url).
-    const accountUrl = manifest.oauth?.accountUrlFromToken ? accountUrlOf(manifest, tokens) : baseUrl;
+    const accountUrl = manifest.oauth?.accountUrlFromToken ? this.accountUrlOf(manifest, app, tokens) : baseUrl;
     if (!accountUrl) throw flowError('provider_error', `${manifest.displayName} needs the address of the account`);
     return this.finish(flow, found.linkedUser, manifest, tokens, accountUrl, now, baseUrl);
   }
@@ -451,7 +458,14 @@ export class OAuthService implements TokenRefresher {
       if (!current.refresh_token) return refuse('the access token expired and the provider gave no refresh token');
       if (!manifest?.oauth || !app) return refuse(`the project has no OAuth app for ${connection.provider} any more`);
       const loginUrl = manifest.oauth.loginUrlCredential ? current[manifest.oauth.loginUrlCredential] : undefined;
-      const endpoints = this.endpoints(manifest, app, loginUrl || (row.baseUrl ?? manifest.defaultBaseUrl));
+      let endpoints: OAuthEndpoints;
+      try {
+        endpoints = this.endpoints(manifest, app, loginUrl || (row.baseUrl ?? manifest.defaultBaseUrl));
+      } catch (err) {
+        // A connection made with a token on a host of its own (POST /connections): the project's app is not for it.
+        if (err instanceof AppError && err.code === 'validation_failed') return refuse(`the project's OAuth app does not renew tokens for this address (${err.message})`);
+        throw err;
+      }
       let tokens: TokenResponse;
       try {
         tokens = await this.tokenRequest(`oauth:${row.id}`, manifest, endpoints, app, { grant_type: 'refresh_token', refresh_token: current.refresh_token, ...scopeParam(endpoints) });
@@ -461,7 +475,7 @@ export class OAuthService implements TokenRefresher {
       }
       const next = credentialsFrom(current, tokens, new Date());
       // A refresh answer may move the account (Salesforce: an org migrated to another instance).
-      const moved = manifest.oauth.accountUrlFromToken && tokens[manifest.oauth.accountUrlFromToken] !== undefined ? accountUrlOf(manifest, tokens) : undefined;
+      const moved = manifest.oauth.accountUrlFromToken && tokens[manifest.oauth.accountUrlFromToken] !== undefined ? this.accountUrlOf(manifest, app, tokens) : undefined;
       await tx.updateConnection(row.id, { credentialsEncrypted: this.box.encryptJson(next), ...(moved && moved !== row.baseUrl ? { baseUrl: moved } : {}) });
       return { credentials: next };
     });
@@ -469,6 +483,24 @@ export class OAuthService implements TokenRefresher {
       throw new AppError('needs_reauth', `the ${connection.provider} connection needs to be authorised again (${outcome.refused}); send the linked user a new magic link`);
     }
     return outcome.credentials;
+  }
+
+  /**
+   * The account's API address from a token answer (the manifest's `accountUrlFromToken` field): one of the
+   * provider's hosts (or the app's own), as every address the app's tokens are used with.
+   */
+  private accountUrlOf(manifest: ProviderManifest, app: OAuthAppRow, tokens: TokenResponse): string {
+    const field = manifest.oauth!.accountUrlFromToken!;
+    const value = tokens[field];
+    const hosts = [...new Set([...manifest.oauth!.hosts, ...accountHosts(manifest, app)])];
+    try {
+      if (typeof value !== 'string') throw new Error('not a string');
+      assertOAuthHost(manifest, value, hosts, this.opts.allowPrivateUrls, field);
+    } catch {
+      throw new AppError('provider_error', `${manifest.displayName}'s token answer has no usable ${field}`, { provider: manifest.name, reason: 'token_exchange_failed' });
+    }
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   }
 
   /** POSTs a grant to the token endpoint (form-encoded, or JSON where the manifest says so) through the provider HTTP client. */
@@ -520,26 +552,6 @@ export class OAuthService implements TokenRefresher {
     }
     return tokens as TokenResponse;
   }
-}
-
-/**
- * The account's API address from a token answer (the manifest's `accountUrlFromToken` field): an https URL,
- * or http on a loopback host (local tests); anything else is refused.
- */
-function accountUrlOf(manifest: ProviderManifest, tokens: TokenResponse): string {
-  const field = manifest.oauth!.accountUrlFromToken!;
-  const value = tokens[field];
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  const loopback = url && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(url.hostname);
-  if (!url || url.username || url.password || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
-    throw new AppError('provider_error', `${manifest.displayName}'s token answer has no usable ${field}`, { provider: manifest.name, reason: 'token_exchange_failed' });
-  }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** The API address of a chosen site (Jira: the gateway with the site's cloud id). */

@@ -113,6 +113,7 @@ export function createServices(deps: {
   const oauth = new OAuthService(connectRepo, oauthApps, connect, connections, connectSettings, deps.providers, deps.box, {
     flowTtlMinutes: deps.config.oauthFlowTtlMinutes ?? 15,
     tuning,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
   });
   // Access tokens are renewed before expiry and on a 401, for every caller of the provider contexts.
   contexts.refresher = oauth;

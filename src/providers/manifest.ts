@@ -65,6 +65,15 @@ export interface BudgetCost {
 export interface OAuthSpec {
   authorizeUrl: string;
   tokenUrl: string;
+  /**
+   * Where an account reached through the project's OAuth app may live (docs/providers/<name>.md says why):
+   * host patterns, `*.zendesk.com` for any name under zendesk.com, `login.salesforce.com` for that host. Every
+   * address an OAuth flow or a renewal uses — the typed account or login address that relative endpoints resolve
+   * against, the account URL a token answer names — must match one (https, default port), so the client secret
+   * never goes to a host a linked user typed (src/core/oauth-hosts.ts). Connections made with the customer's own
+   * token are not bound by it.
+   */
+  hosts: string[];
   /** `{base_url}` in a scope is the origin of the connection's base URL (Dynamics: the environment as resource). */
   scopes: string[];
   pkce: boolean;
@@ -73,6 +82,10 @@ export interface OAuthSpec {
    * the first is the default. Relative endpoints resolve against the one chosen.
    */
   loginUrls?: { label: string; url: string }[];
+  /**
+   * Beside `loginUrls`, a login address the linked user may type (Salesforce My Domain); it must match `hosts`.
+   */
+  typedLoginHost?: { label: string; example: string };
   /**
    * The token answer's field that holds the account's API address (Salesforce `instance_url`): it becomes
    * the connection's base URL, in place of the login host the flow started on.

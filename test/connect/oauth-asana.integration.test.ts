@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 it('declares Asana\'s real endpoints', () => {
-  expect(asanaManifest.oauth).toEqual({ authorizeUrl: 'https://app.asana.com/-/oauth_authorize', tokenUrl: 'https://app.asana.com/-/oauth_token', scopes: ['default'], pkce: true });
+  expect(asanaManifest.oauth).toEqual({ hosts: ['app.asana.com'], authorizeUrl: 'https://app.asana.com/-/oauth_authorize', tokenUrl: 'https://app.asana.com/-/oauth_token', scopes: ['default'], pkce: true });
 });
 
 it('connects Asana with OAuth (PKCE, scope default), checks the token with GET /users/me, and refreshes a token Asana refuses', async () => {

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 it('declares ClickUp\'s real endpoints', () => {
-  expect(clickupManifest.oauth).toEqual({ authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false, tokenRequestBody: 'json' });
+  expect(clickupManifest.oauth).toEqual({ hosts: ['api.clickup.com'], authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false, tokenRequestBody: 'json' });
 });
 
 it('connects ClickUp with OAuth: authorize without scope or PKCE, the code exchanged as JSON, the token checked with GET /v2/team', async () => {

@@ -32,6 +32,7 @@ afterAll(async () => {
 
 it('declares Help Scout\'s real endpoints', () => {
   expect(helpscoutManifest.oauth).toEqual({
+    hosts: ['api.helpscout.net'],
     authorizeUrl: 'https://secure.helpscout.net/authentication/authorizeClientApplication',
     tokenUrl: 'https://api.helpscout.net/v2/oauth2/token',
     scopes: [],

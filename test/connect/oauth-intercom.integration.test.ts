@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 it('declares Intercom\'s real endpoints', () => {
-  expect(intercomManifest.oauth).toEqual({ authorizeUrl: 'https://app.intercom.com/oauth', tokenUrl: 'https://api.intercom.io/auth/eagle/token', scopes: [], pkce: false });
+  expect(intercomManifest.oauth).toEqual({ hosts: ['api.intercom.io', 'api.eu.intercom.io', 'api.au.intercom.io'], authorizeUrl: 'https://app.intercom.com/oauth', tokenUrl: 'https://api.intercom.io/auth/eagle/token', scopes: [], pkce: false });
 });
 
 it('connects Intercom with OAuth: authorize without scope or PKCE, code exchanged at /auth/eagle/token, token checked with GET /me', async () => {

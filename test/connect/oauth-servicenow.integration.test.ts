@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 it('declares the instance\'s own OAuth endpoints, relative to the instance URL', () => {
-  expect(servicenowManifest.oauth).toEqual({ authorizeUrl: '/oauth_auth.do', tokenUrl: '/oauth_token.do', scopes: [], pkce: false });
+  expect(servicenowManifest.oauth).toEqual({ hosts: ['*.service-now.com'], authorizeUrl: '/oauth_auth.do', tokenUrl: '/oauth_token.do', scopes: [], pkce: false });
 });
 
 it('connects ServiceNow with OAuth: authorize, code exchanged in the form body, Bearer token checked and used by the first sync', async () => {

@@ -52,7 +52,7 @@ export const acmeOAuthProvider: ProviderAdapter = {
     vertical: 'ticketing',
     authKind: 'oauth2',
     credentials: z.strictObject({ access_token: z.string().min(1) }),
-    oauth: { authorizeUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: ['tickets:read', 'tickets:write'], pkce: true },
+    oauth: { hosts: ['*.acme-helpdesk.example'], authorizeUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: ['tickets:read', 'tickets:write'], pkce: true },
     capabilities: { 'ticketing.ticket': ['create', 'list', 'sync'] },
   },
   http: { authHeaders: bearer, errorMessage },

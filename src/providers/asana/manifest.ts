@@ -23,7 +23,7 @@ export const asanaManifest: ProviderManifest = {
   defaultBaseUrl: 'https://app.asana.com/api/1.0',
   // OAuth (https://developers.asana.com/docs/oauth): consent at /-/oauth_authorize, code exchange at /-/oauth_token;
   // `default` asks for the permissions the app is registered with.
-  oauth: { authorizeUrl: 'https://app.asana.com/-/oauth_authorize', tokenUrl: 'https://app.asana.com/-/oauth_token', scopes: ['default'], pkce: true },
+  oauth: { hosts: ['app.asana.com'], authorizeUrl: 'https://app.asana.com/-/oauth_authorize', tokenUrl: 'https://app.asana.com/-/oauth_token', scopes: ['default'], pkce: true },
   budgets: [{ name: 'token', requests: 150, perSeconds: 60, scope: 'connection' }],
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],

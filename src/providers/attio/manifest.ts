@@ -20,6 +20,7 @@ export const attioManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.attio.com',
   oauth: {
+    hosts: ['api.attio.com'],
     authorizeUrl: 'https://app.attio.com/authorize',
     tokenUrl: 'https://app.attio.com/oauth/token',
     // Attio grants the scopes configured on the app; its authorize request takes none.

@@ -23,7 +23,7 @@ export const clickupManifest: ProviderManifest = {
   defaultBaseUrl: 'https://api.clickup.com/api',
   // OAuth (Authentication; GetAccessToken): consent at app.clickup.com/api, code exchange at /v2/oauth/token with a
   // JSON body (client_id, client_secret, code); no scopes, no refresh.
-  oauth: { authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false, tokenRequestBody: 'json' },
+  oauth: { hosts: ['api.clickup.com'], authorizeUrl: 'https://app.clickup.com/api', tokenUrl: 'https://api.clickup.com/api/v2/oauth/token', scopes: [], pkce: false, tokenRequestBody: 'json' },
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
   budgets: [{ name: 'token', requests: 100, perSeconds: 60, scope: 'connection' }],
   capabilities: {

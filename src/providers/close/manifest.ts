@@ -15,6 +15,7 @@ export const closeManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.close.com',
   oauth: {
+    hosts: ['api.close.com'],
     authorizeUrl: 'https://app.close.com/oauth2/authorize/',
     tokenUrl: 'https://api.close.com/oauth2/token/',
     // Close grants every OAuth app `all.full_access offline_access` (a refresh token included) and its

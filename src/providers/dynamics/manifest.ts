@@ -25,6 +25,8 @@ export const dynamicsManifest: ProviderManifest = {
     })
     .catchall(z.string()),
   oauth: {
+    // Dataverse environments: `<org>.crm.dynamics.com`, `<org>.crm4.dynamics.com` … (the token endpoint is Microsoft's own).
+    hosts: ['*.dynamics.com'],
     // https://learn.microsoft.com/entra/identity-platform/v2-oauth2-auth-code-flow
     authorizeUrl: 'https://login.microsoftonline.com/organizations/oauth2/v2.0/authorize',
     tokenUrl: 'https://login.microsoftonline.com/organizations/oauth2/v2.0/token',

@@ -19,6 +19,8 @@ export const gitlabManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://gitlab.com',
   oauth: {
+    // GitLab.com only: a self-managed instance registers an OAuth app of its own (authorize_url, token_url), used for that host only.
+    hosts: ['gitlab.com'],
     authorizeUrl: '/oauth/authorize',
     tokenUrl: '/oauth/token',
     scopes: ['api'],

@@ -22,6 +22,7 @@ export const helpscoutManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.helpscout.net',
   oauth: {
+    hosts: ['api.helpscout.net'],
     authorizeUrl: 'https://secure.helpscout.net/authentication/authorizeClientApplication',
     tokenUrl: 'https://api.helpscout.net/v2/oauth2/token',
     scopes: [],

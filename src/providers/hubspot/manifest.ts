@@ -20,6 +20,7 @@ export const hubspotManifest: ProviderManifest = {
     .catchall(z.string()),
   defaultBaseUrl: 'https://api.hubapi.com',
   oauth: {
+    hosts: ['api.hubapi.com'],
     authorizeUrl: 'https://app.hubspot.com/oauth/authorize',
     tokenUrl: 'https://api.hubapi.com/oauth/v1/token',
     scopes: [

@@ -22,7 +22,8 @@ export const intercomManifest: ProviderManifest = {
   defaultBaseUrl: 'https://api.intercom.io',
   // Intercom's OAuth: consent at app.intercom.com/oauth, code exchange at /auth/eagle/token. Scopes are set
   // on the app in the Developer Hub, not asked for in the request; tokens do not expire.
-  oauth: { authorizeUrl: 'https://app.intercom.com/oauth', tokenUrl: 'https://api.intercom.io/auth/eagle/token', scopes: [], pkce: false },
+  // The workspace's region (US, EU, Australia); the token endpoint is fixed.
+  oauth: { hosts: ['api.intercom.io', 'api.eu.intercom.io', 'api.au.intercom.io'], authorizeUrl: 'https://app.intercom.com/oauth', tokenUrl: 'https://api.intercom.io/auth/eagle/token', scopes: [], pkce: false },
   rateLimitHeaders: { remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset', resetKind: 'epoch' },
   budgets: [{ name: 'app', requests: 1666, perSeconds: 10, scope: 'connection' }],
   capabilities: {

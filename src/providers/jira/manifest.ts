@@ -30,6 +30,8 @@ export const jiraManifest: ProviderManifest = {
   // https://developer.atlassian.com/cloud/jira/platform/oauth-2-3lo-apps/ — the project's OAuth 2.0 (3LO) app
   // renews the tokens of OAuth connections (`offline_access`) and its client secret signs dynamic webhooks.
   oauth: {
+    // The gateway the chosen site is reached through; the token endpoint is fixed.
+    hosts: ['api.atlassian.com'],
     authorizeUrl: 'https://auth.atlassian.com/authorize',
     tokenUrl: 'https://auth.atlassian.com/oauth/token',
     scopes: ['read:jira-work', 'write:jira-work', 'read:jira-user', 'manage:jira-webhook', 'offline_access'],

@@ -18,6 +18,7 @@ export const linearManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.linear.app',
   oauth: {
+    hosts: ['api.linear.app'],
     authorizeUrl: 'https://linear.app/oauth/authorize',
     tokenUrl: 'https://api.linear.app/oauth/token',
     // Linear wants the scopes comma-separated (`scope=read,write`); the connect flow joins the list with spaces.

@@ -19,6 +19,8 @@ export const pipedriveManifest: ProviderManifest = {
   // API-token requests may use the shared host; OAuth tokens come with the company's `api_domain`.
   defaultBaseUrl: 'https://api.pipedrive.com',
   oauth: {
+    // The token answer's api_domain is the company's own `<company>.pipedrive.com`.
+    hosts: ['*.pipedrive.com'],
     authorizeUrl: 'https://oauth.pipedrive.com/oauth/authorize',
     tokenUrl: 'https://oauth.pipedrive.com/oauth/token',
     scopes: ['base', 'contacts:full', 'deals:full', 'activities:full', 'users:read'],

@@ -21,6 +21,8 @@ export const salesforceManifest: ProviderManifest = {
     })
     .catchall(z.string()),
   oauth: {
+    // The fixed login hosts and My Domain (`<org>.my.salesforce.com`, sandboxes `<org>--<box>.sandbox.my.salesforce.com`), where instance_url lives too.
+    hosts: ['login.salesforce.com', 'test.salesforce.com', '*.my.salesforce.com'],
     // Relative to the login host chosen on the connect page (production, sandbox or My Domain).
     authorizeUrl: '/services/oauth2/authorize',
     tokenUrl: '/services/oauth2/token',
@@ -31,6 +33,8 @@ export const salesforceManifest: ProviderManifest = {
       { label: 'Production or Developer Edition', url: 'https://login.salesforce.com' },
       { label: 'Sandbox', url: 'https://test.salesforce.com' },
     ],
+    // Orgs that sign in only through their My Domain (login.salesforce.com refused by the org's policy).
+    typedLoginHost: { label: 'Or your My Domain address', example: 'https://your-org.my.salesforce.com' },
     accountUrlFromToken: 'instance_url',
   },
   // https://developer.salesforce.com/docs/atlas.en-us.salesforce_app_limits_cheatsheet.meta/salesforce_app_limits_cheatsheet/salesforce_app_limits_platform_api.htm

@@ -25,7 +25,8 @@ export const servicenowManifest: ProviderManifest = {
     password: z.string().min(1).describe('Password of that user.'),
   }),
   // OAuth 2.0 authorization code against the instance (its base URL): System OAuth → Application Registry.
-  oauth: { authorizeUrl: '/oauth_auth.do', tokenUrl: '/oauth_token.do', scopes: [], pkce: false },
+  // An instance is `<instance>.service-now.com`; an app registered on one instance may name it in its own URLs, and is then used for it only.
+  oauth: { hosts: ['*.service-now.com'], authorizeUrl: '/oauth_auth.do', tokenUrl: '/oauth_token.do', scopes: [], pkce: false },
   capabilities: {
     'ticketing.ticket': ['create', 'batch_create', 'update', 'list', 'get', 'sync', 'incremental_sync'],
     'ticketing.comment': ['create', 'list', 'get', 'sync', 'incremental_sync'],

@@ -16,6 +16,7 @@ export const zendeskSellManifest: ProviderManifest = {
   }),
   defaultBaseUrl: 'https://api.getbase.com',
   oauth: {
+    hosts: ['api.getbase.com'],
     // https://developers.getbase.com/docs/rest/articles/oauth2/requests (authorization code flow)
     authorizeUrl: 'https://api.getbase.com/oauth2/authorize',
     tokenUrl: 'https://api.getbase.com/oauth2/token',

@@ -16,6 +16,8 @@ export const zendeskManifest: ProviderManifest = {
     api_token: z.string().min(1).describe('Zendesk API token (Admin Center → Apps and integrations → APIs → Zendesk API).'),
   }),
   oauth: {
+    // The account's subdomain, `<subdomain>.zendesk.com`: the token endpoint is on it.
+    hosts: ['*.zendesk.com'],
     authorizeUrl: '/oauth/authorizations/new',
     tokenUrl: '/oauth/tokens',
     scopes: ['read', 'write'],

@@ -4,7 +4,7 @@ import { fullCrmCapabilities, type ProviderManifest } from '../manifest';
 /**
  * Zoho CRM (REST API v8, https://www.zoho.com/crm/developer/docs/api/v8/). Connected through the hosted
  * connect page with OAuth 2.0 on the accounts server of the account's data centre (US `accounts.zoho.com`,
- * EU `.eu`, India `.in`, Australia `.com.au`, Japan `.jp`, Canada `zohocloud.ca`, Saudi Arabia `.sa`,
+ * EU `.eu`, India `.in`, Australia `.com.au`, Japan `.jp`, Canada `zohocloud.ca`, Saudi Arabia `.sa`, United Kingdom `.uk`,
  * China `.com.cn`); the token answer's `api_domain` (`https://www.zohoapis.eu`, …) becomes the connection's
  * base URL, and renewals go back to the accounts server the flow used. `POST /connections` takes an access
  * token with the data centre's API domain as `base_url`.
@@ -23,6 +23,12 @@ export const zohoManifest: ProviderManifest = {
     .catchall(z.string()),
   defaultBaseUrl: 'https://www.zohoapis.com',
   oauth: {
+    hosts: [
+      // https://www.zoho.com/accounts/protocol/oauth/multi-dc.html — each data centre's accounts server and API domain.
+      ...['com', 'eu', 'in', 'com.au', 'jp', 'uk', 'sa', 'com.cn'].flatMap((tld) => [`accounts.zoho.${tld}`, `www.zohoapis.${tld}`]),
+      'accounts.zohocloud.ca',
+      'www.zohoapis.ca',
+    ],
     // Relative to the data centre's accounts server chosen on the connect page.
     authorizeUrl: '/oauth/v2/auth',
     tokenUrl: '/oauth/v2/token',
@@ -42,6 +48,7 @@ export const zohoManifest: ProviderManifest = {
       { label: 'Japan', url: 'https://accounts.zoho.jp' },
       { label: 'Canada', url: 'https://accounts.zohocloud.ca' },
       { label: 'Saudi Arabia', url: 'https://accounts.zoho.sa' },
+      { label: 'United Kingdom', url: 'https://accounts.zoho.uk' },
       { label: 'China', url: 'https://accounts.zoho.com.cn' },
     ],
     accountUrlFromToken: 'api_domain',
