@@ -103,7 +103,7 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   // Real-time updates: the provider's webhook is created with the connection; its requests queue syncs.
   services.connections.afterCreate.push(async (row) => void (await services.providerWebhooks.registerFor(row)));
   services.providerWebhooks.enqueue = (connectionId, streams) => jobs.enqueue(connectionId, streams);
-  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
+  const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, trustProxy: config.trustProxy, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
   services.providerWebhooks.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.

@@ -26,6 +26,12 @@ const envSchema = z.object({
   OMNIPORT_OAUTH_FLOW_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
   OMNIPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   OMNIPORT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  OMNIPORT_TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine((v) => /^(|true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/.test(v.trim()), {
+      message: 'true, a hop count (1) or a comma-separated list of proxy addresses or CIDR ranges (10.0.0.0/8, 127.0.0.1)',
+    }),
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
@@ -75,6 +81,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests without a valid API key per minute and source address, before 429 (0: no limit). */
   authFailuresPerMinute: number;
+  /** Which reverse proxies are trusted for the client's address and protocol (docs/production.md). */
+  trustProxy: TrustProxy;
   /** How long the first answer of a write with an Idempotency-Key is kept for replay. */
   idempotencyTtlHours: number;
   /** How long audit log entries are kept. */
@@ -129,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: { concurrency: e.OMNIPORT_SYNC_CONCURRENCY, pollingIntervalSeconds: e.OMNIPORT_JOB_POLL_SECONDS },
     rateLimitPerMinute: e.OMNIPORT_RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
+    trustProxy: trustProxyOf(e.OMNIPORT_TRUST_PROXY),
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
@@ -163,4 +172,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function defaultKeyFile(dataDir: string, xdgConfigHome: string | undefined): string {
   const configHome = xdgConfigHome && path.isAbsolute(xdgConfigHome) ? xdgConfigHome : path.join(os.homedir(), '.config');
   return path.join(configHome, 'omniport', 'keys', `${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}.key`);
+}
+
+/** Fastify's `trustProxy`: off, every proxy, the proxies' addresses, or the hops to trust (address, hop from the server). */
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** OMNIPORT_TRUST_PROXY as Fastify's `trustProxy`: off, every proxy, a hop count, or the proxies' addresses. */
+function trustProxyOf(value: string): TrustProxy {
+  const v = value.trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address, hop) => hop < hops;
+  }
+  return v.split(',').map((a) => a.trim()).filter(Boolean);
 }

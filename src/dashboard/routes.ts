@@ -6,7 +6,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import fastifyCsrf from '@fastify/csrf-protection';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { attemptedKeyPrefix, FailedAuthLimit } from '../http/failed-auth-limit';
 import { AppError } from '../core/errors';
 import type { AccessContext } from '../core/access';
 import type { AuditEntry } from '../core/audit';
@@ -41,7 +41,7 @@ export interface DashboardOptions {
 }
 
 const PAGE_SIZE = 50;
-/** Failed sign-ins per source address and minute before the form answers 429. */
+/** Failed sign-ins per source address (and per attempted key prefix) and minute before a failed one answers 429. */
 const SIGN_IN_FAILURES_PER_MINUTE = 10;
 /** After "Sync now", the sync section keeps refreshing until every stream succeeded, at most this long. */
 const FOLLOW_SYNC_MS = 120_000;
@@ -76,7 +76,7 @@ const newNonce = () => randomBytes(16).toString('base64');
  */
 export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app, { services, jobs, publicUrl }) => {
   const dash = services.dashboard;
-  const signInFailures = new RateLimiterMemory({ points: SIGN_IN_FAILURES_PER_MINUTE, duration: 60 });
+  const signInFailures = new FailedAuthLimit(SIGN_IN_FAILURES_PER_MINUTE);
 
   await acceptForms(app);
   await app.register(fastifyCookie, { secret: dash.cookieSecret });
@@ -210,17 +210,19 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   });
 
   app.post('/login', withCsrf, async (request, reply) => {
-    const seen = await signInFailures.get(request.ip);
     const nonce = newNonce();
     const csrf = reply.generateCsrf({ secure: overHttps(request) });
-    if (seen && seen.consumedPoints >= SIGN_IN_FAILURES_PER_MINUTE) {
-      const retry = Math.max(1, Math.ceil(seen.msBeforeNext / 1000));
-      reply.header('retry-after', String(retry));
-      return sendHtml(reply, 429, nonce, loginPage({ nonce, csrf, error: `Too many failed sign-ins from this address. Try again in ${retry} s.` }));
-    }
-    const access = await services.apiKeys.authenticate((formOf(request.body).api_key ?? '').trim());
+    const attempted = (formOf(request.body).api_key ?? '').trim();
+    const access = await services.apiKeys.authenticate(attempted);
     if (!access) {
-      await signInFailures.penalty(request.ip, 1);
+      // Counted per address and per attempted key prefix; the right key still signs in past either budget.
+      const keys = [request.ip, attemptedKeyPrefix(attempted)];
+      const retry = await signInFailures.retryAfter(keys);
+      await signInFailures.fail(keys);
+      if (retry !== undefined) {
+        reply.header('retry-after', String(retry));
+        return sendHtml(reply, 429, nonce, loginPage({ nonce, csrf, error: `Too many failed sign-ins. Try again in ${retry} s.` }));
+      }
       return sendHtml(reply, 401, nonce, loginPage({ nonce, csrf, error: 'This API key is not valid (unknown, mistyped or revoked).' }));
     }
     // A new session id at sign-in, so an id planted before cannot be used after it.

@@ -3,6 +3,7 @@ import { AppError } from '../core/errors';
 import type { AccessContext } from '../core/access';
 import type { ApiKeyService } from '../core/api-keys';
 import { sendError } from './errors';
+import type { FailedAuthLimit } from './failed-auth-limit';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,16 +24,19 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Authenticates every request except public routes and unknown routes (which answer 404). */
-export function registerApiKeyAuth(app: FastifyInstance, apiKeys: ApiKeyService) {
+/**
+ * Authenticates every request except public routes and unknown routes (which answer 404). Failed attempts count
+ * against the source address's budget (`limit`): past it they are answered 429, while a valid key is still served.
+ */
+export function registerApiKeyAuth(app: FastifyInstance, apiKeys: ApiKeyService, limit: FailedAuthLimit) {
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public || request.is404) return;
+    const refuse = async (message: string) =>
+      sendError(request, reply, await limit.refusal([request.ip], new AppError('unauthorized', message), 'requests without a valid API key'));
     const presented = presentedApiKey(request);
-    if (!presented) {
-      return sendError(request, reply, new AppError('unauthorized', 'an API key is required (x-api-key or Authorization: Bearer)'));
-    }
+    if (!presented) return refuse('an API key is required (x-api-key or Authorization: Bearer)');
     const access = await apiKeys.authenticate(presented);
-    if (!access) return sendError(request, reply, new AppError('unauthorized', 'invalid or revoked API key'));
+    if (!access) return refuse('invalid or revoked API key');
     request.access = access;
   });
 }

@@ -8,7 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import compress from '@fastify/compress';
 import { AppError } from '../core/errors';
 import { registerApiKeyAuth } from './auth';
-import { registerFailedAuthLimit } from './failed-auth-limit';
+import { FailedAuthLimit } from './failed-auth-limit';
+import type { TrustProxy } from '../config';
 import { frameworkErrorHandler, registerTextGuard } from './input-guards';
 import { errorHandler, notFoundHandler } from './errors';
 import { authRoutes } from './routes/auth';
@@ -87,6 +88,8 @@ export interface ServerOptions {
   rateLimitPerMinute: number;
   /** Requests without a valid API key per minute and source address; 0 disables the limit. */
   authFailuresPerMinute: number;
+  /** Fastify's `trustProxy` (OMNIPORT_TRUST_PROXY): which proxies' X-Forwarded-For / -Proto / -Host are believed. */
+  trustProxy?: TrustProxy;
   logger: FastifyServerOptions['logger'];
   publicUrl?: string;
   /** Bearer token for GET /metrics (without it, loopback clients only). */
@@ -104,6 +107,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       return typeof incoming === 'string' && /^[\w.-]{8,128}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: opts.trustProxy ?? false,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -149,8 +153,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 
   registerOperationIds(app);
-  registerFailedAuthLimit(app, opts.authFailuresPerMinute);
-  registerApiKeyAuth(app, opts.services.apiKeys);
+  registerApiKeyAuth(app, opts.services.apiKeys, new FailedAuthLimit(opts.authFailuresPerMinute));
   registerTextGuard(app);
   if (opts.rateLimitPerMinute > 0) {
     // After authentication (preHandler), so the budget belongs to the API key, not to an address.

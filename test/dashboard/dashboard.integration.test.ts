@@ -276,7 +276,7 @@ describe('operator dashboard', () => {
   });
 
   // Last: it spends this address's sign-in budget for the rest of the minute.
-  it('answers 429 with Retry-After after ten failed sign-ins a minute from one address', async () => {
+  it('answers 429 with Retry-After after ten failed sign-ins a minute from one address, and still lets the right key in', async () => {
     const client = new DashboardClient(server.url);
     await client.get('/dashboard/login');
     // An earlier test spent one failure already: the budget runs out within these ten.
@@ -284,9 +284,12 @@ describe('operator dashboard', () => {
     for (let i = 0; i < 10; i++) statuses.push((await client.post('/dashboard/login', { api_key: `sk_test_${String(i).repeat(40)}` })).status);
     expect(statuses[0]).toBe(401);
     expect(statuses.at(-1)).toBe(429);
-    const refused = await client.post('/dashboard/login', { api_key: server.tenant.apiKey });
+    const refused = await client.post('/dashboard/login', { api_key: `sk_test_${'x'.repeat(40)}` });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(client.jar.has('omniport_dashboard')).toBe(false);
+    const signedIn = await client.post('/dashboard/login', { api_key: server.tenant.apiKey });
+    expect(signedIn.status).toBe(303);
+    expect(client.jar.has('omniport_dashboard')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyService } from '../../src/core/api-keys';
 import { registerApiKeyAuth } from '../../src/http/auth';
+import { FailedAuthLimit } from '../../src/http/failed-auth-limit';
 import { errorHandler } from '../../src/http/errors';
 import { isDatabaseUnavailable, loggableError, retryOnConflict } from '../../src/store/database';
 
@@ -73,7 +74,7 @@ describe('the error mapper and the API-key check during a database outage', () =
   async function app(authenticate: ApiKeyService['authenticate']) {
     const server = Fastify();
     server.setErrorHandler(errorHandler);
-    registerApiKeyAuth(server, { authenticate } as ApiKeyService);
+    registerApiKeyAuth(server, { authenticate } as ApiKeyService, new FailedAuthLimit(60));
     server.get('/dropped', async () => {
       throw dropped();
     });
