@@ -89,13 +89,23 @@ export class ProviderCallLog {
         this.logger?.error({ dropped: this.dropped }, 'provider calls dropped from the call log: the database is slower than the providers');
         this.dropped = 0;
       }
-      for (let i = 0; i < batch.length; i += 500) {
-        await this.repo
-          .insertCalls(batch.slice(i, i + 500))
-          .catch((err: unknown) => this.logger?.error({ err: loggableError(err) }, 'provider calls could not be written to the call log'));
-      }
+      for (let i = 0; i < batch.length; i += 500) await this.write(batch.slice(i, i + 500));
     });
     return this.writing;
+  }
+
+  /** Writes a batch; if it is refused, its calls one by one, so that one call the database refuses loses only itself. */
+  private async write(calls: ProviderCallInsert[]): Promise<void> {
+    try {
+      await this.repo.insertCalls(calls);
+      return;
+    } catch (err) {
+      if (calls.length === 1) {
+        this.logger?.error({ err: loggableError(err) }, 'a provider call could not be written to the call log');
+        return;
+      }
+    }
+    for (const call of calls) await this.write([call]);
   }
 
   /** The newest calls of a connection of the caller's project. */

@@ -3,6 +3,7 @@ import type { Database } from './database';
 import { apiKeys, connections, dashboardSessions, linkedUsers, providerCalls, syncStates } from './schema';
 import type { LinkedUserRow } from './control-plane.repo';
 import type { SyncStateRow } from './unified.repo';
+import { storable } from '../core/unified/records';
 
 export type ProviderCallRow = typeof providerCalls.$inferSelect;
 
@@ -34,12 +35,13 @@ export class DashboardRepo {
    */
   async insertCalls(calls: ProviderCallInsert[]): Promise<void> {
     if (calls.length === 0) return;
+    // Text a provider or a URL carried (a path holding U+0000) made storable, so one call never fails the batch.
     const rows = calls.map((c) => ({
       connection_id: c.connectionId,
-      method: c.method,
-      path: c.path,
+      method: storable(c.method),
+      path: storable(c.path),
       status: c.status,
-      error: c.error,
+      error: storable(c.error),
       duration_ms: c.durationMs,
       rate_limit: c.rateLimit,
       started_at: c.startedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { connections, providerWebhookReceipts, providerWebhooks } from './schema';
+import { storable } from '../core/unified/records';
 
 export type ProviderWebhookRow = typeof providerWebhooks.$inferSelect;
 
@@ -53,7 +54,8 @@ export class ProviderWebhooksRepo {
   async accept(webhookId: string, deliveryId: string, touch = true): Promise<boolean> {
     const inserted = await this.db
       .insert(providerWebhookReceipts)
-      .values({ webhookId, deliveryId })
+      // A provider's delivery id holding U+0000 (which PostgreSQL text refuses) is kept in its storable form.
+      .values({ webhookId, deliveryId: storable(deliveryId) })
       .onConflictDoNothing()
       .returning({ deliveryId: providerWebhookReceipts.deliveryId });
     if (!inserted.length) return false;
