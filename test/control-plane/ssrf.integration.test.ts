@@ -136,11 +136,12 @@ describe('every outbound call is checked on the address it dials', () => {
   it('refuses an OAuth token call whose host turned private after the flow started', async () => {
     const oauthServer = await startTestServer({ work: false, providers: new ProviderRegistry([acmeOAuthProvider]), env: { OMNIPORT_ALLOW_PRIVATE_URLS: 'false' } });
     try {
-      const calls = rebinding('oauth.rebind.test');
+      // A host the provider's OAuth rules accept (*.acme-helpdesk.example), public when the flow starts.
+      const calls = rebinding('rebind.acme-helpdesk.example');
       expect((await oauthServer.call('PUT', '/oauth-apps/acme-oauth', { body: { client_id: 'cid', client_secret: 'the-client-secret' } })).status).toBe(200);
       const link = await createLink(oauthServer, { linked_user_origin_id: 'rebind-oauth' });
       // The account's address is checked (public) when the flow starts; the token call dials it again.
-      const { authorizeUrl, cookie } = await startOAuth(link.url, `http://oauth.rebind.test:${port}`);
+      const { authorizeUrl, cookie } = await startOAuth(link.url, 'https://rebind.acme-helpdesk.example');
       const state = authorizeUrl.searchParams.get('state')!;
       const callback = await request(`${oauthServer.url}/connect/oauth/callback?state=${encodeURIComponent(state)}&code=the-code`, { cookie });
       expect(calls()).toBeGreaterThanOrEqual(2);
