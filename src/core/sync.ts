@@ -44,6 +44,15 @@ function groupByType(objects: { objectType: string; remoteId: string }[]): Map<s
   return out;
 }
 
+/**
+ * Records saved per transaction: a slice of 250 tickets is a few tens of milliseconds on the embedded database,
+ * which runs on the event loop (bench/responsiveness.ts).
+ */
+const SAVE_SLICE = 250;
+
+/** Lets timers and sockets run: promise continuations alone (PGlite answers through them) never give them a turn. */
+export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function advance(p: RunProgress, read: number, saved: SavedBatch): RunProgress {
   return {
     records: p.records + read - saved.skipped.length,
@@ -147,15 +156,24 @@ export class SyncService {
         // Deletions a change feed reports by id: marked before the batch's position moves past them (marking twice changes nothing).
         let reportedGone = 0;
         for (const [objectType, remoteIds] of groupByType(batch.deleted ?? [])) reportedGone += await this.repo.markRemoteDeleted(connectionId, objectType, remoteIds);
-        const saved = await this.repo.saveBatch(toRows(connection, batch.records, run.runId), (saved) => ({
-          ...base,
-          status: 'running',
-          resume: batch.resume,
-          ...(batch.cursor !== undefined ? { cursor: batch.cursor } : {}),
-          ...progressColumns(withGone(advance(before, batch.records.length, saved), reportedGone)),
-          lastError: null,
-        }));
-        progress = withGone(advance(before, batch.records.length, saved), reportedGone);
+        // Saved in slices, each its own transaction with the event loop given back between them, so that requests
+        // never wait behind a whole provider page (however large) and the progress shows as it goes. Only the last
+        // slice moves the position on: a crash mid-page reads the page again (saving a record twice changes nothing).
+        progress = withGone(before, reportedGone);
+        for (let start = 0; start < batch.records.length || start === 0; start += SAVE_SLICE) {
+          const slice = batch.records.slice(start, start + SAVE_SLICE);
+          const last = start + SAVE_SLICE >= batch.records.length;
+          if (start > 0) await yieldToRequests();
+          const sliceStart = progress;
+          const saved = await this.repo.saveBatch(toRows(connection, slice, run.runId), (saved) => ({
+            ...base,
+            status: 'running',
+            ...(last ? { resume: batch.resume, ...(batch.cursor !== undefined ? { cursor: batch.cursor } : {}) } : {}),
+            ...progressColumns(advance(sliceStart, slice.length, saved)),
+            lastError: null,
+          }));
+          progress = advance(sliceStart, slice.length, saved);
+        }
         if (batch.completeChildren) {
           // The batch lists every child of these parents: the stored children it does not list are gone.
           const { objectType, parents } = batch.completeChildren;

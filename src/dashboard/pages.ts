@@ -221,10 +221,12 @@ ${moreLink('connections', nextCursor)}`,
 export function syncSection(o: { connectionId: string; streams: StreamView[]; csrf: string; canSync: boolean; notice?: string; followSince?: number }): SafeHtml {
   const busy = (s: StreamView) => s.status === 'running' || s.status === 'waiting_for_rate_limit';
   const since = o.followSince;
+  // Outside a followed sync, only streams whose last run succeeded count as synced: a failed one never does.
   const done =
     since !== undefined
       ? o.streams.filter((s) => (s.lastSuccessAt && s.lastSuccessAt.getTime() >= since - 1000) || s.status === 'failed').length
-      : o.streams.filter((s) => !busy(s) && s.status !== 'never_run').length;
+      : o.streams.filter((s) => s.status === 'idle' && s.lastSuccessAt).length;
+  const failed = o.streams.filter((s) => s.status === 'failed' || s.status === 'stalled').length;
   const running = since !== undefined || o.streams.some(busy);
   const url = `/dashboard/connections/${o.connectionId}/sync`;
   const pollUrl = since !== undefined ? `${url}?since=${since}` : url;
@@ -244,7 +246,7 @@ export function syncSection(o: { connectionId: string; streams: StreamView[]; cs
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 <div class="progress-line">
 <progress id="sync-progress" value="${done}" max="${Math.max(1, o.streams.length)}" aria-describedby="sync-progress-text"></progress>
-<span id="sync-progress-text" aria-live="polite">${running ? `Syncing: ${done} of ${o.streams.length} streams done` : `${done} of ${o.streams.length} streams synced`}</span>
+<span id="sync-progress-text" aria-live="polite">${running ? `Syncing: ${done} of ${o.streams.length} streams done` : `${done} of ${o.streams.length} streams synced`}${failed ? `, ${failed} failed` : ''}</span>
 </div>
 ${table('Sync streams', ['Stream', 'State', 'Mode', 'Records (run)', 'Last success', 'Last error'], rows, 'This provider has no stream to sync.')}
 ${

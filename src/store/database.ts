@@ -99,9 +99,41 @@ function queryObservers() {
   };
 }
 
+/** A turn for timers and sockets (setImmediate runs after pending I/O callbacks). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * PGlite runs each statement synchronously on the event loop and answers through promise continuations only, so a
+ * chain of statements (a sync's saves, webhook batches) would never let a socket or a timer run until it ends:
+ * every request of the process waited for it (issue 32). Each statement, and each transaction, first gives the
+ * event loop a turn; between two statements the server accepts and answers what needs no database.
+ */
+function yieldingClient<T extends { query: unknown; exec: unknown }>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (prop === 'query' || prop === 'exec' || prop === 'sql') {
+        return async (...args: unknown[]) => {
+          await yieldToEventLoop();
+          return method.apply(target, args);
+        };
+      }
+      if (prop === 'transaction') {
+        return async (fn: (tx: { query: unknown; exec: unknown }) => unknown) => {
+          await yieldToEventLoop();
+          return method.call(target, (tx: { query: unknown; exec: unknown }) => fn(yieldingClient(tx)));
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
+
 function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHandle {
   const { logger, observeQueries } = queryObservers();
-  const db = drizzlePglite(instance, { schema, logger }) as unknown as Database;
+  const db = drizzlePglite(yieldingClient(instance), { schema, logger }) as unknown as Database;
   return {
     kind: 'pglite',
     db,
@@ -114,6 +146,7 @@ function wrapPglite(instance: PGlite, release: () => Promise<void>): DatabaseHan
       };
     },
     async executeSql(text, values) {
+      await yieldToEventLoop();
       if (values && values.length > 0) {
         const result = await instance.query<Record<string, unknown>>(text, values as unknown[]);
         return { rows: result.rows };
