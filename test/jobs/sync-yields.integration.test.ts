@@ -1,5 +1,5 @@
 /**
- * A sync never starves the API (issue 32): a provider page of 6,000 tickets is saved in slices, each its own
+ * A sync never starves the API (issue 32): a provider page of 3,000 tickets is saved in slices, each its own
  * transaction with the event loop given back between them, so requests are answered while it is saved and the
  * stream's `records_in_run` rises as it goes. On the embedded database, before slices and yielding statements,
  * no request was answered until the whole page was saved (PGlite answers through promise continuations only).
@@ -11,7 +11,7 @@ import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
 
-const TICKETS = 6_000;
+const TICKETS = 3_000;
 
 const ticket = (i: number): UnifiedRecord => ({
   objectType: 'ticketing.ticket',
@@ -67,7 +67,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-it('answers requests while a 6,000-ticket page is saved, and shows the count rising', async () => {
+it('answers requests while a 3,000-ticket page is saved, and shows the count rising', async () => {
   const made = await server.call('POST', '/connections', {
     body: { provider: 'one-page', linked_user_origin_id: 'yields', credentials: { api_token: 'x' }, base_url: 'http://127.0.0.1:9' },
   });
@@ -102,4 +102,5 @@ it('answers requests while a 6,000-ticket page is saved, and shows the count ris
   const listed = await server.call('GET', '/ticketing/tickets?limit=1', { headers: { 'x-connection-token': token } });
   expect(listed.status).toBe(200);
   expect(listed.body.data).toHaveLength(1);
-});
+  // A loaded machine (CI runs four files at once) saves a slice in hundreds of milliseconds, not tens.
+}, 180_000);

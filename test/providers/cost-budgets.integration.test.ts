@@ -46,6 +46,9 @@ describe('even spacing', () => {
   });
 
   it('spaces concurrent callers one slot apart', async () => {
+    // The job queue starting beside it (seconds of statements on a new PGlite, now interleaved with the event loop)
+    // would delay these timers: what is measured is the schedule, so it starts once the server is settled.
+    await server.omniport.jobs.start();
     const budgets = new ProviderBudgets(store);
     const budget: RequestBudget = { name: 'account', requests: 20, perSeconds: 1, scope: 'connection' };
     const spacing = spacingMs(budget);
