@@ -4,12 +4,11 @@
  * ContentNotes where the org has Notes enabled (ContentNote exists), as classic Notes where it has not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFactory } from '../../../src/core/unified/ids';
-import { ProviderHttpClient } from '../../../src/providers/http-client';
-import { createSalesforceAdapter, salesforceManifest, salesforceHttpProfile } from '../../../src/providers/salesforce';
-import type { AdapterContext, UnifiedRecord } from '../../../src/providers/types';
+import { createSalesforceAdapter } from '../../../src/providers/salesforce';
+import type { UnifiedRecord } from '../../../src/providers/types';
 import { expectNoSalesforceSpecViolations } from '../../conformance/drivers/salesforce';
 import { startSalesforceSimulator, type Rec } from '../../simulators/salesforce';
+import { simulatorContext } from './support';
 
 const TOKEN = 'sf-notes-token';
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -17,18 +16,7 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 async function org(o: { enhancedNotes: boolean }) {
   const sim = await startSalesforceSimulator({ accessTokens: [TOKEN], maxBatchSize: 2, enhancedNotes: o.enhancedNotes });
   const adapter = createSalesforceAdapter();
-  const http = new ProviderHttpClient({
-    manifest: salesforceManifest,
-    connectionId: `sf-notes-${o.enhancedNotes}`,
-    baseUrl: sim.url,
-    authHeaders: () => salesforceHttpProfile.authHeaders({ access_token: TOKEN }),
-    errorMessage: salesforceHttpProfile.errorMessage,
-    isRateLimited: salesforceHttpProfile.isRateLimited,
-    allowPrivateAddresses: true,
-    retryBaseMs: 10,
-    maxRetries: 2,
-  });
-  const ctx: AdapterContext = { connectionId: `sf-notes-${o.enhancedNotes}`, baseUrl: sim.url, credentials: { access_token: TOKEN }, http, ids: idFactory('sf-notes') };
+  const ctx = simulatorContext(sim, `sf-notes-${o.enhancedNotes}`, TOKEN);
   const account = sim.create('Account', { Name: 'Initech' });
   const contact = sim.create('Contact', { LastName: 'Lumbergh', AccountId: account.Id });
   const notes = async (since?: Date): Promise<UnifiedRecord[]> => {
