@@ -30,14 +30,10 @@ interface Described {
   undocumented?: { route: RegExp; reason: string }[];
 }
 
-/** Every provider of the suites that has a machine-readable description. */
+/** Every provider of the suites that has a machine-readable description (its folder is its name unless said). */
 export const DESCRIBED: Record<string, Described> = {
-  asana: { folder: 'asana' },
-  attio: { folder: 'attio' },
-  clickup: { folder: 'clickup' },
-  close: { folder: 'close' },
-  front: { folder: 'front' },
-  github: { folder: 'github' },
+  ...Object.fromEntries(['asana', 'attio', 'clickup', 'close', 'front', 'github', 'intercom', 'jira', 'linear', 'pipedrive', 'salesforce', 'zendesk'].map((p) => [p, { folder: p }])),
+  zoho: { folder: 'zoho-crm' },
   gitlab: {
     folder: 'gitlab',
     undocumented: [
@@ -47,13 +43,6 @@ export const DESCRIBED: Record<string, Described> = {
       },
     ],
   },
-  intercom: { folder: 'intercom' },
-  jira: { folder: 'jira' },
-  linear: { folder: 'linear' },
-  pipedrive: { folder: 'pipedrive' },
-  salesforce: { folder: 'salesforce' },
-  zendesk: { folder: 'zendesk' },
-  zoho: { folder: 'zoho-crm' },
 };
 
 const routeOf = (u: { method: string; path: string }) => `${u.method} ${u.path.replace(/\/\d+(?=\/|$)/g, '/:n')}`;
