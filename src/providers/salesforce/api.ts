@@ -142,6 +142,19 @@ export class Describes {
     );
   }
 
+  /** Whether the org has the sObject: its describe answers (404 where it has not, as ContentNote without Notes); kept like the describes. */
+  has(ctx: AdapterContext, sobject: string): Promise<boolean> {
+    return this.cache.get(ctx, `has:${sobject}`, () =>
+      this.fields(ctx, sobject).then(
+        () => true,
+        (err: unknown) => {
+          if (isNotFound(err)) return false;
+          throw err;
+        },
+      ),
+    );
+  }
+
   /** The fields of `wanted` the org has, with every custom field; `Id` always. */
   async select(ctx: AdapterContext, sobject: string, wanted: readonly string[]): Promise<string[]> {
     const fields = await this.fields(ctx, sobject);

@@ -11,7 +11,7 @@
 import type { IdOf } from '../../core/unified/ids';
 import { ProviderError } from '../http-client';
 import type { AdapterContext, CrmWrite, UnifiedRecord } from '../types';
-import { API, chunks, inList, isNotFound, isOf, required, sfId, soqlAll, toDate, unsupported, type Describes, type ResolvedOptions, type SfRecord } from './api';
+import { API, chunks, inList, isOf, required, sfId, soqlAll, toDate, unsupported, type Describes, type ResolvedOptions, type SfRecord } from './api';
 
 /** The ContentDocument fields a note is read from. */
 export const NOTE_DOCUMENT_FIELDS = ['Title', 'OwnerId', 'FileType', 'LatestPublishedVersionId', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'] as const;
@@ -22,14 +22,8 @@ export const NOTE_DOCUMENTS = "FileType = 'SNOTE'";
  * Whether the org takes enhanced notes. ContentNote exists only where Notes are enabled ("Notes must be enabled",
  * ContentNote object reference): its describe answers 404 elsewhere, and those orgs get classic Notes.
  */
-export async function usesContentNotes(ctx: AdapterContext, describes: Describes): Promise<boolean> {
-  try {
-    await describes.fields(ctx, 'ContentNote');
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
-  }
+export function usesContentNotes(ctx: AdapterContext, describes: Describes): Promise<boolean> {
+  return describes.has(ctx, 'ContentNote');
 }
 
 const PARENTS = ['Account', 'Contact', 'Opportunity'] as const;

@@ -113,5 +113,8 @@ describe('salesforce notes in an org without enhanced notes', () => {
     expect(made.record.data).toMatchObject({ content: 'Classic only', company_id: o.ctx.ids('crm.company', o.account.Id) });
     expect(o.sim.all('ContentDocument')).toEqual([]);
     expect((await o.notes()).map((r) => r.remoteId)).toEqual([made.record.remoteId]);
+    // the org's answer is kept: a second note asks no describe of ContentNote again
+    await o.adapter.crm!.create(o.ctx, 'crm.note', { content: 'Second', company_id: o.account.Id });
+    expect(o.sim.requests.filter((r) => r.path.endsWith('/sobjects/ContentNote/describe'))).toHaveLength(1);
   });
 });
