@@ -1,4 +1,5 @@
 import type { ProviderCallReport } from '../providers/http-client';
+import { rateLimitUsage } from '../providers/manifest';
 import type { DashboardRepo, ProviderCallInsert, ProviderCallRow } from '../store/dashboard.repo';
 import { isUuid, type AccessContext } from '../core/access';
 import type { JobLogger } from '../jobs/runner';
@@ -18,7 +19,8 @@ export function loggablePath(url: URL): string {
 export function rateLimitOf(call: ProviderCallReport): ProviderCallInsert['rateLimit'] {
   const out: NonNullable<ProviderCallInsert['rateLimit']> = {};
   for (const rl of [call.manifest.rateLimitHeaders ?? []].flat()) {
-    const remaining = call.headers?.[rl.remaining];
+    // a header of use against a limit (used/max) is shown as what is left, like the others
+    const remaining = rl.usage ? rateLimitUsage(rl, call.headers)?.remaining.toString() : call.headers?.[rl.remaining];
     if (remaining !== undefined && out.remaining === undefined) out.remaining = remaining.slice(0, 40);
     const reset = Number(rl.reset ? call.headers?.[rl.reset] : undefined);
     if (Number.isFinite(reset) && out.resetAt === undefined) {

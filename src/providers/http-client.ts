@@ -3,7 +3,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../core/errors';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import { processBudgets, type ProviderBudgets } from './budgets';
-import type { ProviderManifest } from './manifest';
+import { rateLimitUsage, type ProviderManifest } from './manifest';
 import { observeProviderCall, type ProviderCallRecord } from '../observability/provider-calls';
 
 export interface HttpClientOptions {
@@ -270,8 +270,8 @@ export class ProviderHttpClient {
     let wait: number | undefined;
     for (const rl of [this.opts.manifest.rateLimitHeaders ?? []].flat()) {
       if (rl.usage) {
-        const m = rl.usage.pattern.exec(headers[rl.remaining] ?? '');
-        if (m && Number(m[1]) >= Number(m[2]) && Number(m[2]) > 0) wait = Math.max(wait ?? 0, rl.usage.holdMs);
+        const u = rateLimitUsage(rl, headers);
+        if (u && u.limit > 0 && u.remaining === 0) wait = Math.max(wait ?? 0, rl.usage.holdMs);
         continue;
       }
       if (!rl.reset || headers[rl.remaining] !== '0') continue;

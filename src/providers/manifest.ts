@@ -130,10 +130,20 @@ export interface RateLimitHeaders {
   resetKind?: 'seconds' | 'epoch' | 'epoch-ms';
   /**
    * For a header that tells use against a limit rather than what is left (Salesforce `Sforce-Limit-Info:
-   * api-usage=used/max`): `pattern` captures used and max; once used reaches max, the connection's calls are
-   * held `holdMs` (the provider names no reset: its window rolls).
+   * api-usage=used/max`, Gorgias `X-Gorgias-Account-Api-Call-Limit: used/limit`): `pattern` captures used and
+   * max; what is left is max − used, and once used reaches max the connection's calls are held `holdMs` (the
+   * provider names no reset: its window rolls or its bucket leaks).
    */
   usage?: { pattern: RegExp; holdMs: number };
+}
+
+/** Use and limit from a `usage` header (`undefined` when the header is not one, absent or unreadable). */
+export function rateLimitUsage(rl: RateLimitHeaders, headers: Record<string, string> | undefined): { used: number; limit: number; remaining: number } | undefined {
+  const m = rl.usage ? rl.usage.pattern.exec(headers?.[rl.remaining] ?? '') : null;
+  if (!m) return undefined;
+  const used = Number(m[1]);
+  const limit = Number(m[2]);
+  return { used, limit, remaining: Math.max(0, limit - used) };
 }
 
 /** What a provider is, as data: everything the control plane needs without calling it. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
+import { expectRecordedRequestsMatch, type RecordedTraffic } from './recorded-requests';
 import { syncAndWait, waitForSync } from '../support/sync-wait';
 import { CRM_READ_PATHS, expectStoredViewsAsBuilt } from '../support/stored-views';
 
@@ -49,6 +50,8 @@ export interface CrmDriverInstance {
     /** The provider lets changes be read incrementally (default true); Attio has no change filter: every run is full. */
     incremental?: boolean;
   };
+  /** The simulator's check of the requests and answers against the provider's description (recorded-requests.ts). */
+  traffic?: RecordedTraffic;
   close(): Promise<void>;
 }
 
@@ -265,6 +268,11 @@ export function runCrmConformance(driver: CrmDriver) {
       expect((await server.call('GET', `/crm/contacts/${contactId}`, { apiKey: other.apiKey })).status).toBe(404);
       const [deal] = (await server.call('GET', '/crm/deals?limit=1', { headers: headers() })).body.data;
       expect((await server.call('PATCH', `/crm/deals/${deal.id}`, { apiKey: other.apiKey, body: { name: 'hijack' } })).status).toBe(404);
+    });
+
+    // Last: the requests of every test above, validated against the provider's description as they were sent.
+    it("sent only requests its provider's description has, in the shape it describes (recorded-request check)", (ctx) => {
+      expectRecordedRequestsMatch(driver.provider, sim?.traffic, (note) => ctx.skip(note));
     });
   });
 }

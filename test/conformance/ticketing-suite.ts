@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
+import { expectRecordedRequestsMatch, type RecordedTraffic } from './recorded-requests';
 import { syncAndWait, waitForSync } from '../support/sync-wait';
 import { expectStoredViewsAsBuilt, TICKETING_READ_PATHS } from '../support/stored-views';
 
@@ -62,6 +63,8 @@ export interface TicketingDriverInstance {
     /** A custom ticket field id and a value of its type, for field mapping. */
     customField?: { id: string; dataType: 'string' | 'number' | 'boolean' | 'date'; value: unknown; changedValue: unknown };
   };
+  /** The simulator's check of the requests and answers against the provider's description (recorded-requests.ts). */
+  traffic?: RecordedTraffic;
   close(): Promise<void>;
 }
 
@@ -388,6 +391,11 @@ export function runTicketingConformance(driver: TicketingDriver) {
       expect(byId.status).toBe(404);
       const patch = await server.call('PATCH', `/ticketing/tickets?id=${ticketId}`, { apiKey: other.apiKey, body: { name: 'hijacked' } });
       expect(patch.status).toBe(404);
+    });
+
+    // Last: the requests of every test above, validated against the provider's description as they were sent.
+    it("sent only requests its provider's description has, in the shape it describes (recorded-request check)", (ctx) => {
+      expectRecordedRequestsMatch(driver.provider, sim?.traffic, (note) => ctx.skip(note));
     });
   });
 }

@@ -3,6 +3,8 @@ import { loggablePath, ProviderCallLog, rateLimitOf } from '../../src/dashboard/
 import type { DashboardRepo, ProviderCallInsert } from '../../src/store/dashboard.repo';
 import type { ProviderCallReport } from '../../src/providers/http-client';
 import type { ProviderManifest } from '../../src/providers/manifest';
+import { gorgiasManifest } from '../../src/providers/gorgias';
+import { salesforceManifest } from '../../src/providers/salesforce';
 
 describe('provider call log entries', () => {
   it('keep the path and query, masking the values of secret-looking parameters', () => {
@@ -29,6 +31,23 @@ describe('provider call log entries', () => {
     expect(rateLimitOf(call(200, { 'x-ratelimit-remaining': '41', 'x-ratelimit-reset': '30' }))).toEqual({ remaining: '41', resetAt: '2026-01-01T00:00:31.000Z' });
     expect(rateLimitOf(call(429, {}))).toEqual({ limited: true });
     expect(rateLimitOf(call(200, {}))).toBeNull();
+  });
+
+  it('show a header of use against a limit (Gorgias "12/40", Salesforce api-usage) as what is left', () => {
+    const call = (manifest: ProviderManifest, headers: Record<string, string>): ProviderCallReport => ({
+      connectionId: 'c',
+      manifest,
+      method: 'GET',
+      url: new URL('https://x.test/'),
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      durationMs: 10,
+      status: 200,
+      headers,
+    });
+    expect(rateLimitOf(call(gorgiasManifest, { 'x-gorgias-account-api-call-limit': '12/40' }))).toEqual({ remaining: '28' });
+    expect(rateLimitOf(call(gorgiasManifest, { 'x-gorgias-account-api-call-limit': '41/40' }))).toEqual({ remaining: '0' });
+    expect(rateLimitOf(call(salesforceManifest, { 'sforce-limit-info': 'api-usage=12/15000' }))).toEqual({ remaining: '14988' });
+    expect(rateLimitOf(call(gorgiasManifest, { 'x-gorgias-account-api-call-limit': 'garbled' }))).toBeNull();
   });
 
   it('are buffered and written in batches; calls of credentials not yet a connection are left out', async () => {

@@ -1,3 +1,4 @@
+import { rateLimitUsage, type RateLimitHeaders } from '../manifest';
 import type { ProviderHttpProfile } from '../types';
 
 /**
@@ -56,18 +57,17 @@ export function gorgiasErrorMessage(body: unknown): string | undefined {
 /** `X-Gorgias-Account-Api-Call-Limit: 10/40` — calls used in the current leaky-bucket window, and the limit. */
 export const CALL_LIMIT_HEADER = 'x-gorgias-account-api-call-limit';
 
-export interface CallLimit {
-  used: number;
-  limit: number;
-  remaining: number;
-}
+/**
+ * The header as the manifest's rate-limit headers: "10/40" is 10 used of 40, 30 left
+ * (https://developers.gorgias.com/reference/limitations). A full bucket leaks a call every window/limit
+ * (0.5 s for API keys), so a full one holds the connection a second rather than a whole window.
+ */
+export const CALL_LIMIT_HEADERS: RateLimitHeaders = { remaining: CALL_LIMIT_HEADER, usage: { pattern: /^\s*(\d+)\s*\/\s*(\d+)\s*$/, holdMs: 1_000 } };
+
+export type CallLimit = NonNullable<ReturnType<typeof rateLimitUsage>>;
 
 export function parseCallLimit(value: string | undefined): CallLimit | undefined {
-  const m = value ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value) : null;
-  if (!m) return undefined;
-  const used = Number(m[1]);
-  const limit = Number(m[2]);
-  return { used, limit, remaining: Math.max(0, limit - used) };
+  return value === undefined ? undefined : rateLimitUsage(CALL_LIMIT_HEADERS, { [CALL_LIMIT_HEADER]: value });
 }
 
 export const gorgiasHttpProfile: ProviderHttpProfile = {

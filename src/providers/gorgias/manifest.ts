@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ProviderManifest } from '../manifest';
+import { CALL_LIMIT_HEADERS } from './http';
 
 /**
  * Gorgias REST API (https://developers.gorgias.com/reference). Every account has its own host
@@ -9,8 +10,9 @@ import type { ProviderManifest } from '../manifest';
  * Rate limit: a leaky bucket per account — 40 calls per 20 s for API keys (80 for OAuth apps, a 10 s
  * window on Enterprise). Every answer carries `X-Gorgias-Account-Api-Call-Limit: <used>/<limit>`; an
  * exhausted bucket answers 429 with `Retry-After` (seconds), which the HTTP client honours. The header
- * holds the calls *used*, not the calls left, so the client's "remaining = 0" check never fires on it;
- * list syncs read it themselves (api.ts `pace`) and slow down before the bucket overflows.
+ * holds the calls *used*, not the calls left: it is read as use against a limit (the dashboard shows
+ * limit − used left, a full bucket holds the connection briefly), and list syncs read it themselves
+ * (api.ts `pace`) to slow down before the bucket overflows.
  */
 export const gorgiasManifest: ProviderManifest = {
   name: 'gorgias',
@@ -21,7 +23,7 @@ export const gorgiasManifest: ProviderManifest = {
     email: z.email().describe('Email address of the Gorgias user the REST API key belongs to.'),
     api_token: z.string().min(1).describe('Gorgias REST API key (Settings → REST API → Password / API key).'),
   }),
-  rateLimitHeaders: { remaining: 'x-gorgias-account-api-call-limit' },
+  rateLimitHeaders: CALL_LIMIT_HEADERS,
   // https://developers.gorgias.com/reference/limitations — a leaky bucket per account: API-key integrations
   // 40 requests in a 20-second window (OAuth apps 80; Enterprise accounts a 10-second window).
   budgets: [{ name: 'account', requests: 40, perSeconds: 20, scope: 'account' }],

@@ -7,16 +7,18 @@
  * deletes tickets for good (no trash), so deletions are found by the deletion check (the same search,
  * ids kept) and by complete full runs. Comments: the parts of each ticket the search yields
  * (`GET /tickets/{id}`): a reply or note updates its ticket. Admins, teams and tags come whole in one
- * answer; contacts (cursor) and companies (`POST /companies/list`, numbered pages by `last_request_at`,
- * newest first) are listed in full; a company a full run did not list is asked for alone before it is marked
- * deleted, as one active during the run moves onto a page already read.
+ * answer; contacts (cursor) and companies (the Scroll API, `GET /companies/scroll`: List all companies leaves
+ * out companies without users and stops at 10,000) are listed in full; a company a full run did not list is
+ * asked for alone before it is marked deleted.
  */
+import { AppError } from '../../core/errors';
 import { existsAt } from '../deletion-check';
+import { ProviderError } from '../http-client';
 import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
 import { cursorPages, searchTickets, type ResolvedOptions } from './api';
 import { isCommentPart, unifyAdmin, unifyCompany, unifyContact, unifyPart, unifyTag, unifyTeam, unifyTicket } from './mappers';
-import type { IcAdmin, IcCompany, IcContact, IcPages, IcTag, IcTeam, IcTicket } from './types';
-import { toUnix } from './util';
+import type { IcAdmin, IcCompany, IcContact, IcTag, IcTeam, IcTicket } from './types';
+import { PROVIDER, toUnix } from './util';
 
 /** A list Intercom answers whole (`GET /admins`, `/teams`, `/tags`). */
 function wholeList<T>(key: string, path: string, field: string, unify: (ctx: AdapterContext, x: T) => UnifiedRecord): ObjectSyncer {
@@ -47,23 +49,69 @@ function contactsSyncer(o: ResolvedOptions): ObjectSyncer {
   };
 }
 
-function companiesSyncer(o: ResolvedOptions): ObjectSyncer {
+/** The first error code of an Intercom error answer (`{"type": "error.list", "errors": [{"code"}]}`). */
+function errorCode(err: unknown): string | undefined {
+  const body = err instanceof ProviderError ? (err.providerBody as { errors?: Array<{ code?: unknown }> } | undefined) : undefined;
+  const code = Array.isArray(body?.errors) ? body.errors[0]?.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Times a run starts its scroll over (expired, or broken: 500 "Please restart the scroll operation"). */
+const SCROLL_RESTARTS = 3;
+
+/**
+ * Companies through the Scroll API (`GET /companies/scroll`, then `?scroll_param=` of each answer until `data` is
+ * empty): List all companies leaves out companies without users and stops at 10,000, so it is never the whole
+ * list (API 2.14 reference, listAllCompanies). Intercom's rules (scrollOverAllCompanies, 2.14 and 2.17):
+ * - one scroll per app at a time: a second is refused 400 `scroll_exists`. Another connection to the same
+ *   workspace (or a run of ours cut short) holds it until it has gone unused for a minute: the run waits that
+ *   out (a rate-limit wait, resumed by the sync engine), it does not fail;
+ * - a scroll unused for a minute expires (404 `not_found` on its scroll_param): a saved position that old starts
+ *   the scroll over ("it is not possible to continue from a specific point");
+ * - a 500 "Please restart the scroll operation" also starts it over (at most three restarts a run).
+ * Companies listed twice by a restart are saved twice, harmlessly.
+ */
+function companiesSyncer(): ObjectSyncer {
   return {
     key: 'ticketing.account',
     objectTypes: ['ticketing.account'],
     incremental: false,
     reportsDeletions: false,
     async *run(ctx, opts) {
-      for (let page = Math.max(1, Number(opts.resume) || 1); ; page++) {
-        const res = await ctx.http.post<{ data?: IcCompany[]; pages?: IcPages | null }>('/companies/list', { read: true, query: { page, per_page: Math.min(60, o.pageSize) } });
+      let param: string | undefined = opts.resume || undefined;
+      let restarts = 0;
+      for (;;) {
+        let res: { data: { data?: IcCompany[]; scroll_param?: string | null } };
+        try {
+          res = await ctx.http.get<{ data?: IcCompany[]; scroll_param?: string | null }>('/companies/scroll', { query: { scroll_param: param } });
+        } catch (err) {
+          const status = err instanceof ProviderError ? err.providerStatus : undefined;
+          // expired (404 on its scroll_param) or broken (500): only a new scroll goes on
+          if (((param && status === 404) || status === 500) && restarts < SCROLL_RESTARTS) {
+            restarts++;
+            param = undefined;
+            continue;
+          }
+          if (status === 400 && errorCode(err) === 'scroll_exists') {
+            throw new AppError(
+              'provider_rate_limited',
+              'intercom has another company scroll open for this workspace (one per app); it expires a minute after its last use',
+              { provider: PROVIDER, provider_status: 400, provider_message: (err as ProviderError).providerMessage },
+              { 'retry-after': '61' },
+            );
+          }
+          throw err;
+        }
         const items = (res.data?.data ?? []).filter((c) => c && typeof c.id === 'string');
-        const more = (res.data?.pages?.total_pages ?? 0) > page && items.length > 0;
-        yield { records: items.map(unifyCompany), resume: more ? String(page + 1) : null };
+        const next = typeof res.data?.scroll_param === 'string' && res.data.scroll_param ? res.data.scroll_param : null;
+        // The end of the scroll is an empty page (its scroll_param then expires).
+        const more = items.length > 0 && next !== null;
+        yield { records: items.map(unifyCompany), resume: more ? next : null };
         if (!more) return;
+        param = next!;
       }
     },
-    // The list is ordered by `last_request_at`, newest first, in numbered pages: a company active while a run
-    // pages jumps onto a page already read. A company a full run did not list is asked for alone (404: gone).
+    // A company a full run did not list (deleted meanwhile, or a restart missed it) is asked for alone (404: gone).
     stillExists: (ctx, object) => existsAt(ctx, `/companies/${encodeURIComponent(object.remoteId)}`),
   };
 }
@@ -145,7 +193,7 @@ export function intercomSyncers(o: ResolvedOptions): ObjectSyncer[] {
   return [
     wholeList<IcTeam>('ticketing.team', '/teams', 'teams', (_ctx, t) => unifyTeam(t)),
     wholeList<IcAdmin>('ticketing.user', '/admins', 'admins', (ctx, a) => unifyAdmin(a, ctx.ids)),
-    companiesSyncer(o),
+    companiesSyncer(),
     contactsSyncer(o),
     wholeList<IcTag>('ticketing.tag', '/tags', 'data', (_ctx, t) => unifyTag(t)),
     ticketsSyncer(o),

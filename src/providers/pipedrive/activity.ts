@@ -59,3 +59,12 @@ export function durationBetween(start: string, end: string, field: string): stri
   if (minutes >= 24 * 60) throw unsupported(field, 'a Pipedrive activity lasts less than 24 hours');
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 }
+
+/**
+ * Persons as an activity's `participants`, the first one primary. API v2 treats `person_id` as read-only, "set
+ * indirectly by adding a primary participant" (https://pipedrive.readme.io/docs/pipedrive-api-v2-migration-guide);
+ * writes use `primary`, reads show it the same way.
+ */
+export function primaryParticipants(persons: number[]): { person_id: number; primary: boolean }[] {
+  return persons.map((person_id, i) => ({ person_id, primary: i === 0 }));
+}

@@ -1,6 +1,6 @@
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
-import { ACTIVITY_TYPE_OF, ENGAGEMENT_TYPE_OF, activityEnd, activityStart, durationBetween, splitDateTime } from './activity';
+import { ACTIVITY_TYPE_OF, ENGAGEMENT_TYPE_OF, activityEnd, activityStart, durationBetween, primaryParticipants, splitDateTime } from './activity';
 import type { PdActivity } from './types';
 import { asRecord, has, nonEmpty, pdId, toDate, unsupported } from './util';
 
@@ -37,7 +37,8 @@ export function unifyEngagement(a: PdActivity, ids: IdOf): UnifiedRecord {
 
 /**
  * crm.engagement fields → Pipedrive activity body (API v2). `end_time` becomes the duration from the
- * start (`start_at` of the same write, else the activity's current start).
+ * start (`start_at` of the same write, else the activity's current start). Contacts are participants, the first
+ * one primary (which sets the activity's read-only `person_id`).
  */
 export function desunifyEngagement(input: CrmWrite, currentStart: string | null): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -55,8 +56,7 @@ export function desunifyEngagement(input: CrmWrite, currentStart: string | null)
   if (has(input, 'company_id')) body.org_id = pdId(input.company_id, 'company_id');
   if (has(input, 'contact_ids')) {
     const persons = (input.contact_ids as string[]).map((id) => pdId(id, 'contact_ids'));
-    body.participants = persons.map((person_id, i) => ({ person_id, primary: i === 0 }));
-    body.person_id = persons[0] ?? null;
+    body.participants = primaryParticipants(persons);
   }
   return body;
 }

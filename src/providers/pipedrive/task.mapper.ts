@@ -1,6 +1,6 @@
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
-import { activityStart, splitDateTime } from './activity';
+import { activityStart, primaryParticipants, splitDateTime } from './activity';
 import type { PdActivity } from './types';
 import { asRecord, has, nonEmpty, pdId, toDate, toIso, unsupported } from './util';
 
@@ -27,7 +27,10 @@ export function unifyTask(a: PdActivity, ids: IdOf): UnifiedRecord {
   };
 }
 
-/** crm.task fields → Pipedrive activity body (API v2); a new task is an activity of type `task`. */
+/**
+ * crm.task fields → Pipedrive activity body (API v2); a new task is an activity of type `task`. The contact
+ * becomes the task's only (primary) participant: v2 refuses `person_id` as read-only.
+ */
 export function desunifyTask(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = create ? { type: 'task' } : {};
   if (has(input, 'subject')) body.subject = input.subject;
@@ -39,7 +42,7 @@ export function desunifyTask(input: CrmWrite, create: boolean): Record<string, u
   }
   if (has(input, 'user_id')) body.owner_id = pdId(input.user_id, 'user_id');
   if (has(input, 'company_id')) body.org_id = pdId(input.company_id, 'company_id');
-  if (has(input, 'contact_id')) body.person_id = pdId(input.contact_id, 'contact_id');
+  if (has(input, 'contact_id')) body.participants = primaryParticipants([pdId(input.contact_id, 'contact_id')]);
   if (has(input, 'deal_id')) body.deal_id = pdId(input.deal_id, 'deal_id');
   return body;
 }

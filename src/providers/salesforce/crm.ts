@@ -10,6 +10,7 @@ import type { AdapterContext, BulkItemResult, CrmOperations, CrmWrite, UnifiedRe
 import { crmWritesByType } from '../crm-writers';
 import { API, chunks, inList, isOf, sfId, soqlAll, unsupported, type Describes, type ResolvedOptions, type SfRecord } from './api';
 import { customFieldsBody } from './custom-fields';
+import { usesContentNotes, writeContentNote } from './content-notes';
 import { salesforceErrorMessage } from './http';
 import {
   FIELDS,
@@ -183,7 +184,17 @@ export function salesforceCrmOperations(o: ResolvedOptions, describes: Describes
     return record;
   }
 
+  /** An enhanced note (ContentNote) is written where the org has them, or is edited; classic Notes otherwise. */
+  async function contentNote(ctx: AdapterContext, objectType: string, remoteId: string | null): Promise<boolean> {
+    if (objectType !== 'crm.note') return false;
+    return remoteId === null ? usesContentNotes(ctx, describes) : isOf(remoteId, 'ContentDocument');
+  }
+
   async function writeOne(ctx: AdapterContext, objectType: string, remoteId: string | null, input: CrmWrite): Promise<UnifiedRecord> {
+    if (await contentNote(ctx, objectType, remoteId)) {
+      await customFieldsBody(describes, ctx, objectType, input.customFields);
+      return writeContentNote(ctx, o, describes, remoteId === null ? null : sfId(remoteId, 'id'), fieldsOf(input));
+    }
     const p = await prepare(ctx, objectType, remoteId, input);
     if (!p.contactIds && Object.keys(p.body).length > 0) {
       return (await unify(ctx, objectType, [await compositeWrite(ctx, p, remoteId === null ? null : sfId(remoteId, 'id'))]))[0]!;
@@ -211,6 +222,12 @@ export function salesforceCrmOperations(o: ResolvedOptions, describes: Describes
     ...crmWritesByType({ id: 'salesforce', name: 'Salesforce' }, Object.fromEntries(types.map((t) => [t, writer(t)]))),
 
     async createMany(ctx, objectType, inputs): Promise<BulkItemResult[]> {
+      if (await contentNote(ctx, objectType, null)) {
+        // A note and its link are made by one ContentVersion insert each: one after the other.
+        const out: BulkItemResult[] = [];
+        for (const input of inputs) out.push(await writeOne(ctx, objectType, null, input).then((record) => ({ ok: true as const, result: { record } }), (error: Error) => ({ ok: false as const, error })));
+        return out;
+      }
       const results: BulkItemResult[] = new Array(inputs.length);
       const ready: { index: number; p: Prepared }[] = [];
       for (const [index, input] of inputs.entries()) {

@@ -53,7 +53,7 @@ export const salesforceManifest: ProviderManifest = {
     'Companies are Accounts: no email addresses; phone numbers Phone (WORK) and Fax (FAX); addresses Billing (BILLING) and Shipping (SHIPPING).',
     'Deal amounts keep at most two decimals; currency is the opportunity’s CurrencyIsoCode, which only multi-currency orgs have (elsewhere currency is refused with 422). Deal contacts are OpportunityContactRole records.',
     'Stages are the org’s OpportunityStage values; a stage’s remote_id is its API name (the value of Opportunity.StageName).',
-    'A note (Note) has one parent: a deal, a contact or a company — give only one of deal_id, contact_id, company_id. Notes have no custom fields here.',
+    'Notes are enhanced notes (ContentNote) where the org has Notes enabled, classic Notes otherwise; both are synced. A note has one parent: a deal, a contact or a company — give only one of deal_id, contact_id, company_id. A ContentNote belongs to the user who writes it (user_id is refused). Notes have no custom fields here.',
     'Tasks are Task records other than calls and emails; a task is linked to one contact and to either a company or a deal (WhatId). finished_date is read only (CompletedDateTime).',
     'Engagements are Events (MEETING) and Tasks with TaskSubtype Call or Email (CALL, EMAIL); an engagement has at most one contact; a call or email keeps a date only (ActivityDate) and its duration. The type of an engagement cannot change.',
     'Custom fields (__c) of contacts, companies (Accounts) and deals (Opportunities) for field mapping.',

@@ -9,6 +9,7 @@ import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { isOf, required, sfId, toDate, toIso, unsupported, type SfRecord } from './api';
+import { NOTE_DOCUMENT_FIELDS } from './content-notes';
 
 const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
@@ -31,6 +32,7 @@ export const FIELDS = {
   Contact: ['FirstName', 'LastName', 'Email', 'Phone', 'MobilePhone', 'HomePhone', 'OtherPhone', 'Fax', 'MailingStreet', 'MailingCity', 'MailingState', 'MailingPostalCode', 'MailingCountry', 'OtherStreet', 'OtherCity', 'OtherState', 'OtherPostalCode', 'OtherCountry', 'AccountId', 'OwnerId', 'Title', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'],
   Opportunity: ['Name', 'Description', 'Amount', 'CurrencyIsoCode', 'StageName', 'CloseDate', 'AccountId', 'OwnerId', 'IsClosed', 'IsWon', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'],
   Note: ['Title', 'Body', 'ParentId', 'OwnerId', 'IsPrivate', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'],
+  ContentDocument: NOTE_DOCUMENT_FIELDS,
   Task: ['Subject', 'Description', 'Status', 'IsClosed', 'ActivityDate', 'CompletedDateTime', 'OwnerId', 'WhoId', 'WhatId', 'AccountId', 'TaskSubtype', 'CallType', 'CallDurationInSeconds', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'],
   Event: ['Subject', 'Description', 'StartDateTime', 'EndDateTime', 'OwnerId', 'WhoId', 'WhatId', 'AccountId', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'],
 } as const;

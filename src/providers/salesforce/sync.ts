@@ -1,6 +1,6 @@
 /**
  * Salesforce syncers, in dependency order: users, stages, companies (Accounts), contacts, deals
- * (Opportunities with their contact roles), tasks, notes, engagements (Events, call and email Tasks). One
+ * (Opportunities with their contact roles), tasks, notes (classic Notes and enhanced ContentNotes), engagements (Events, call and email Tasks). One
  * batch per query batch, each with the position to resume after it.
  *
  * Every stream reads SOQL ordered by (SystemModstamp, Id). Its position is the last record's pair, a
@@ -11,7 +11,8 @@
  * (IsDeleted true, while they are in the recycle bin), reported deleted.
  */
 import type { AdapterContext, ObjectSyncer, SyncBatch, SyncOptions, UnifiedRecord } from '../types';
-import { chunks, inList, soql, soqlAll, soqlDateTime, soqlString, toDate, type Describes, type ResolvedOptions, type SfRecord } from './api';
+import { chunks, inList, isOf, soql, soqlAll, soqlDateTime, soqlString, toDate, type Describes, type ResolvedOptions, type SfRecord } from './api';
+import { NOTE_DOCUMENTS, unifyContentNotes } from './content-notes';
 import { FIELDS, unifyAccount, unifyContact, unifyEngagement, unifyNote, unifyOpportunity, unifyStage, unifyTask, unifyUser } from './mappers';
 
 type SObject = keyof typeof FIELDS;
@@ -139,7 +140,11 @@ export function salesforceSyncers(o: ResolvedOptions, describes: Describes): Obj
       },
     ),
     stream('crm.task', [{ sobject: 'Task', where: "TaskSubtype NOT IN ('Call', 'Email')" }], (rs, ctx) => rs.map((r) => unifyTask(r, ctx.ids))),
-    stream('crm.note', [{ sobject: 'Note' }], (rs, ctx) => rs.map((r) => unifyNote(r, ctx.ids))),
+    // Classic Notes, then enhanced notes (ContentNote: ContentDocuments of type SNOTE): an org can have both.
+    stream('crm.note', [{ sobject: 'Note' }, { sobject: 'ContentDocument', where: NOTE_DOCUMENTS }], async (rs, ctx) => [
+      ...rs.filter((r) => !isOf(r.Id, 'ContentDocument')).map((r) => unifyNote(r, ctx.ids)),
+      ...(await unifyContentNotes(ctx, o, rs.filter((r) => isOf(r.Id, 'ContentDocument')))),
+    ]),
     stream('crm.engagement', [{ sobject: 'Event' }, { sobject: 'Task', where: "TaskSubtype IN ('Call', 'Email')" }], (rs, ctx) => rs.map((r) => unifyEngagement(r, ctx.ids))),
   ];
 }

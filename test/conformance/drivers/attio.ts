@@ -53,6 +53,7 @@ export const attioDriver: CrmDriver = {
         owners: false,
         customField: { id: tier.slug, dataType: 'string', value: 'gold', changedValue: 'platinum' },
       },
+      traffic: { available: sim.spec.available, violations: sim.spec.violations, undocumented: sim.spec.undocumented },
       async close() {
         expectNoAttioSpecViolations(sim);
         await sim.close();

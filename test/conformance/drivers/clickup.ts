@@ -37,6 +37,7 @@ export const clickupDriver: TicketingDriver = {
         deletionsInIncremental: false,
         customField: { id: seed.orderField, dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         const found = [...sim.specViolations.map((v) => `${v.method} ${v.path}: ${v.message}`), ...sim.specUndocumented.map((u) => `undocumented ${u.method} ${u.path}`)];
         await sim.close();

@@ -52,6 +52,7 @@ export const closeDriver: CrmDriver = {
         owners: false,
         customField: { id: tier.id, dataType: 'string', value: 'gold', changedValue: 'platinum' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         expectNoCloseSpecViolations(sim);
         await sim.close();

@@ -48,6 +48,7 @@ export const frontDriver: TicketingDriver = {
         // Front custom fields are addressed by name.
         customField: { id: 'Order number', dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         const violations = sim.specViolations.map(formatViolation);
         await sim.close();

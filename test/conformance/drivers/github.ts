@@ -52,6 +52,7 @@ export const githubDriver: TicketingDriver = {
         deletionsInIncremental: false,
       },
       /** Also the spec check of the whole run: every request Omniport sent and every answer must match GitHub's description. */
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       close: async () => {
         await sim.close();
         const found = [...sim.specViolations.map(formatViolation), ...sim.specUndocumented.map((u) => `undocumented ${u.method} ${u.path}`)];

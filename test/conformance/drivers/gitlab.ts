@@ -55,6 +55,7 @@ export function createGitlabDriver(onStart?: (sim: GitlabSimulator) => void): Ti
           dueDate: true,
           deletionsInIncremental: false,
         },
+        traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
         close: () => sim.close(),
       };
     },

@@ -38,6 +38,7 @@ export const intercomDriver: TicketingDriver = {
         deletionsInIncremental: false,
         customField: { id: 'Order number', dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         const found = [...sim.specViolations.map((v) => `${v.method} ${v.path}: ${v.message}`), ...sim.specUndocumented.map((u) => `undocumented ${u.method} ${u.path}`)];
         await sim.close();

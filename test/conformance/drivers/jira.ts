@@ -41,6 +41,7 @@ export const jiraDriver: TicketingDriver = {
         deletionsInIncremental: false,
         customField: { id: orderNumber.id, dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         await sim.close();
         // Every request Omniport sent through the adapter, and every answer, must match Atlassian's document.

@@ -52,6 +52,7 @@ export const linearDriver: TicketingDriver = {
         dueDate: true,
         deletionsInIncremental: true,
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations },
       async close() {
         Object.assign(linearRunRecord, {
           closed: true,

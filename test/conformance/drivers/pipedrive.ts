@@ -39,6 +39,7 @@ export const pipedriveDriver: CrmDriver = {
         multipleEmails: true,
         customField: { id: tier.key, dataType: 'string', value: 'gold', changedValue: 'platinum' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         expectNoSpecViolations(sim);
         await sim.close();

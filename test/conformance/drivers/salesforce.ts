@@ -44,6 +44,7 @@ export const salesforceDriver: CrmDriver = {
         customField: { id: tier.name, dataType: 'string', value: 'gold', changedValue: 'platinum' },
         requiredOnCreate: { contact: { last_name: 'Conformance' }, deal: { close_date: '2026-12-31' } },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         expectNoSalesforceSpecViolations(sim);
         await sim.close();

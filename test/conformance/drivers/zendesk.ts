@@ -42,6 +42,7 @@ export const zendeskDriver: TicketingDriver = {
         deletionsInIncremental: true,
         customField: { id: String(orderNumber.id), dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations },
       close: () => sim.close(),
     };
   },

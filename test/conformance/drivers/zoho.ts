@@ -42,6 +42,7 @@ export const zohoDriver: CrmDriver = {
         customField: { id: tier.api_name, dataType: 'string', value: 'gold', changedValue: 'platinum' },
         requiredOnCreate: { contact: { last_name: 'Conformance' }, deal: { close_date: '2026-12-31' } },
       },
+      traffic: { available: sim.specAvailable, violations: sim.specViolations, undocumented: sim.specUndocumented },
       async close() {
         expectNoZohoSpecViolations(sim);
         await sim.close();

@@ -221,9 +221,13 @@ describe('gitlab adapter: credentials and writes', () => {
     const atts = r.related ?? [];
     expect(atts.map((a) => a.data.file_name)).toEqual(['notes.txt', 'screen_shot.png']);
     expect(r.record.data.attachments).toEqual(atts.map((a) => ids('ticketing.attachment', a.remoteId)));
-    // The file is where the attachment says.
+    // The file is where the attachment says, for a signed-in member (and through the API with the token);
+    // GitLab keeps a private project's files from anonymous visitors.
     const res = await fetch(String(atts[0]!.data.file_url), { headers: { 'private-token': sim.token } });
     expect(await res.text()).toBe('hello');
+    expect((await fetch(String(atts[0]!.data.file_url), { redirect: 'manual' })).status).toBe(302);
+    const viaApi = await fetch(`${sim.url}/api/v4/projects/${atts[0]!.remoteId}`, { headers: { 'private-token': sim.token } });
+    expect(await viaApi.text()).toBe('hello');
     const upload = sim.requests.find((q) => q.path.endsWith('/uploads') && q.method === 'POST');
     expect(upload?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
   });

@@ -7,7 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
-import { ProviderError, ProviderHttpClient } from '../../../src/providers/http-client';
+import { ProviderBudgets } from '../../../src/providers/budgets';
+import { rateLimitOf } from '../../../src/dashboard/provider-calls';
+import { ProviderError, ProviderHttpClient, type ProviderCallReport } from '../../../src/providers/http-client';
 import { createGorgiasAdapter, type GorgiasAdapterOptions } from '../../../src/providers/gorgias';
 import type { AdapterContext, ObjectSyncer, ProviderAdapter, SyncBatch, SyncOptions, UnifiedRecord } from '../../../src/providers/types';
 import { startGorgiasSimulator, type GorgiasSimulator, type GorgiasSimulatorOptions } from '../../simulators/gorgias';
@@ -206,6 +208,32 @@ describe('gorgias adapter: writes', () => {
     });
     const err = await failure(adapter.verifyCredentials({ ...ctx, http: bad }));
     expect(err.details).toMatchObject({ provider_status: 401, provider_message: expect.stringContaining('Unauthorized') });
+  });
+
+  it('reads the call-limit header as used/limit: the calls left for the dashboard, a full bucket holds the connection', async () => {
+    const { adapter, ctx, sim } = await setup({ rateLimit: { limit: 3 } });
+    sim.clock.freeze(); // the bucket does not leak: each call adds one
+    const reports: ProviderCallReport[] = [];
+    const http = new ProviderHttpClient({
+      allowPrivateAddresses: true, // simulators listen on loopback
+      manifest: adapter.manifest,
+      connectionId: 'conn-gorgias-usage',
+      baseUrl: sim.url,
+      authHeaders: () => adapter.http.authHeaders(ctx.credentials),
+      errorMessage: adapter.http.errorMessage,
+      paceBudgets: true,
+      budgets: new ProviderBudgets(),
+      onCall: (c) => reports.push(c),
+    });
+    const sent: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await adapter.verifyCredentials({ ...ctx, http });
+      sent.push(Date.now());
+    }
+    expect(reports.map((r) => r.headers?.['x-gorgias-account-api-call-limit'])).toEqual(['1/3', '2/3', '3/3', '3/3']);
+    expect(reports.map((r) => rateLimitOf(r)?.remaining)).toEqual(['2', '1', '0', '0']);
+    // 3/3 is a full bucket (not "3 left"): the next call waits for it to leak (at least the manifest's hold)
+    expect(sent[3]! - sent[2]!).toBeGreaterThanOrEqual(950);
   });
 });
 

@@ -33,7 +33,7 @@ describe('gorgias http profile', () => {
   it('declares the manifest honestly', () => {
     expect(gorgiasManifest).toMatchObject({ name: 'gorgias', vertical: 'ticketing', authKind: 'basic' });
     expect(gorgiasManifest.defaultBaseUrl).toBeUndefined();
-    expect(gorgiasManifest.rateLimitHeaders).toMatchObject({ remaining: 'x-gorgias-account-api-call-limit' });
+    expect(gorgiasManifest.rateLimitHeaders).toMatchObject({ remaining: 'x-gorgias-account-api-call-limit', usage: { holdMs: 1_000 } });
     expect(gorgiasManifest.capabilities['ticketing.account']).toBeUndefined();
     expect(gorgiasManifest.capabilities['ticketing.collection']).toBeUndefined();
     expect(gorgiasManifest.credentials.safeParse({ email: 'a@b.co', api_token: 'x' }).success).toBe(true);

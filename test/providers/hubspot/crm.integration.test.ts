@@ -356,7 +356,7 @@ describe('rate limits, failures and tenant isolation', () => {
     expect(stages.body.data.find((s: { remote_id: string }) => s.remote_id === 'closedwon')).toMatchObject({ name: 'Closed Won', pipeline_id: 'default', pipeline_name: 'Sales Pipeline' });
     const users = await t.server.call('GET', '/crm/users?remote_data=true', { headers: t.headers() });
     expect(users.body.data.map((u: { name: string }) => u.name)).toEqual(['Ada Lovelace', 'Grace Hopper', 'Alan Turing']);
-    expect(users.body.data[0].remote_data).toMatchObject({ id: owner().id, email: 'ada@example.com' });
+    expect(users.body.data[0].remote_data).toMatchObject({ id: owner().id, email: 'ada@example.com', type: 'PERSON' });
   });
 
   it('a connection token of another project is 401; so is an unknown one', async () => {

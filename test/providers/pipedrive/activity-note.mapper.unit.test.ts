@@ -90,7 +90,6 @@ describe('pipedrive activities → tasks and engagements', () => {
         { person_id: 7, primary: true },
         { person_id: 8, primary: false },
       ],
-      person_id: 7,
     });
     // a new end time alone: duration from the current start
     expect(desunifyEngagement({ end_time: '2025-03-01T10:00:00Z' }, '2025-03-01T09:30:00.000Z')).toEqual({ duration: '00:30' });
@@ -126,7 +125,7 @@ describe('pipedrive activities → tasks and engagements', () => {
       due_time: '16:00',
       owner_id: 1,
       org_id: 3,
-      person_id: 7,
+      participants: [{ person_id: 7, primary: true }],
       deal_id: 5,
     });
     expect(desunifyTask({ status: 'COMPLETED' }, false)).toEqual({ done: true });

@@ -274,9 +274,16 @@ describe('pipedrive: notes, tasks and engagements', () => {
     const edited = await s.server.call('PATCH', `/crm/notes/${note.body.data.id}`, { body: { content: 'edited' } });
     expect(edited.body.data.content).toBe('edited');
 
-    const task = await post('/crm/tasks', { subject: 'Send the offer', content: 'PDF', due_date: '2025-05-01T14:30:00Z', deal_id: ids('crm.deal', deal.id), user_id: ids('crm.user', 2) });
+    // a task's contact is its primary participant: Pipedrive v2 refuses `person_id` on activity writes
+    const task = await post('/crm/tasks', { subject: 'Send the offer', content: 'PDF', due_date: '2025-05-01T14:30:00Z', deal_id: ids('crm.deal', deal.id), user_id: ids('crm.user', 2), contact_id: ids('crm.contact', person.id) });
     expect(task.status, JSON.stringify(task.body)).toBe(201);
-    expect(task.body.data).toMatchObject({ subject: 'Send the offer', content: 'PDF', status: 'PENDING', due_date: '2025-05-01T14:30:00.000Z', deal_id: ids('crm.deal', deal.id), user_id: ids('crm.user', 2), finished_date: null });
+    expect(task.body.data).toMatchObject({ subject: 'Send the offer', content: 'PDF', status: 'PENDING', due_date: '2025-05-01T14:30:00.000Z', deal_id: ids('crm.deal', deal.id), user_id: ids('crm.user', 2), contact_id: ids('crm.contact', person.id), finished_date: null });
+    expect(s.sim.getEntity('activities', Number(task.body.data.remote_id))).toMatchObject({ person_id: person.id, participants: [{ person_id: person.id, primary: true }] });
+    const other = s.sim.entities('persons')[1]!;
+    const moved = await s.server.call('PATCH', `/crm/tasks/${task.body.data.id}`, { body: { contact_id: ids('crm.contact', other.id) } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data.contact_id).toBe(ids('crm.contact', other.id));
+    expect(s.sim.getEntity('activities', Number(task.body.data.remote_id))).toMatchObject({ person_id: other.id, participants: [{ person_id: other.id, primary: true }] });
     const done = await s.server.call('PATCH', `/crm/tasks/${task.body.data.id}`, { body: { status: 'COMPLETED' } });
     expect(done.body.data).toMatchObject({ status: 'COMPLETED', finished_date: expect.any(String) });
     expect(s.sim.getEntity('activities', Number(task.body.data.remote_id))).toMatchObject({ type: 'task', done: true });

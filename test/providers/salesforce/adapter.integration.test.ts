@@ -5,12 +5,12 @@
  * split between Events and call Tasks, and batches through sObject Collections with one refused record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFactory } from '../../../src/core/unified/ids';
 import { ProviderHttpClient } from '../../../src/providers/http-client';
 import { createSalesforceAdapter, salesforceManifest, salesforceHttpProfile } from '../../../src/providers/salesforce';
 import type { AdapterContext, ObjectSyncer, SyncOptions, UnifiedRecord } from '../../../src/providers/types';
 import { expectNoSalesforceSpecViolations } from '../../conformance/drivers/salesforce';
 import { startSalesforceSimulator, type Rec, type SalesforceSimulator } from '../../simulators/salesforce';
+import { simulatorContext } from './support';
 
 const TOKEN = 'sf-adapter-token';
 const adapter = createSalesforceAdapter();
@@ -34,18 +34,7 @@ async function run(key: string, opts: SyncOptions = {}, stopAfter = Infinity): P
 
 beforeAll(async () => {
   sim = await startSalesforceSimulator({ accessTokens: [TOKEN], maxBatchSize: 2 });
-  const http = new ProviderHttpClient({
-    manifest: salesforceManifest,
-    connectionId: 'sf-adapter',
-    baseUrl: sim.url,
-    authHeaders: () => salesforceHttpProfile.authHeaders({ access_token: TOKEN }),
-    errorMessage: salesforceHttpProfile.errorMessage,
-    isRateLimited: salesforceHttpProfile.isRateLimited,
-    allowPrivateAddresses: true,
-    retryBaseMs: 10,
-    maxRetries: 2,
-  });
-  ctx = { connectionId: 'sf-adapter', baseUrl: sim.url, credentials: { access_token: TOKEN }, http, ids: idFactory('sf-adapter') };
+  ctx = simulatorContext(sim, 'sf-adapter', TOKEN);
   // Every record of the org in the same second: SystemModstamp ties everywhere.
   sim.clock.freeze();
   account = sim.create('Account', { Name: 'Initech' });

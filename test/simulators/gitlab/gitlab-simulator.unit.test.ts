@@ -342,6 +342,14 @@ describe('gitlab simulator', () => {
       expect(file.text).toBe('png');
       expect(file.headers.get('content-type')).toBe('image/png');
       expect((await api(`/api/v4/projects/${fx().helpDesk.id}${r.body.url}`)).text).toBe('data!');
+      // without sign-in, a private project's file is behind the sign-in page; its images are not, unless the project says so
+      const anonymous = await fetch(`${sim.url}${r.body.full_path}`, { redirect: 'manual' });
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get('location')).toBe(`${sim.url}/users/sign_in`);
+      expect(await (await fetch(`${sim.url}${img.body.full_path}`, { redirect: 'manual' })).text()).toBe('png');
+      sim.state.projects.get(fx().helpDesk.id)!.enforce_auth_checks_on_uploads = true;
+      expect((await fetch(`${sim.url}${img.body.full_path}`, { redirect: 'manual' })).status).toBe(302);
+      sim.state.projects.get(fx().helpDesk.id)!.enforce_auth_checks_on_uploads = false;
       expect((await api(`/api/v4/projects/${fx().helpDesk.id}/uploads`, { method: 'POST', ...multipart('other', 'x.txt', 'x') })).body).toEqual({ error: 'file is missing' });
       expect((await api(`/api/v4/projects/${fx().helpDesk.id}/uploads/${r.body.id}`, { method: 'DELETE' })).status).toBe(204);
       expect((await api(`/api/v4/projects/${fx().helpDesk.id}${r.body.url}`)).status).toBe(404);

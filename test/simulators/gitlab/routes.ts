@@ -635,7 +635,22 @@ export function createRoutes(d: RouteDeps): Route[] {
     return { status: 200, body: u.content.toString('utf8'), headers: { 'content-type': u.content_type, 'content-disposition': `attachment; filename="${u.filename}"` } };
   };
   add('GET', '/api/v4/projects/:id/uploads/:secret/:filename', download);
-  add('GET', '/-/project/:id/uploads/:secret/:filename', download);
+  // The web address (the upload's `full_path`). In private and internal projects GitLab serves uploads to
+  // signed-in members only; images are exempt unless the project requires authentication for media files
+  // (https://docs.gitlab.com/ee/security/user_file_uploads.html). A web page sends the anonymous visitor to
+  // the sign-in page rather than answering an API error.
+  add('GET', '/-/project/:id/uploads/:secret/:filename', (req) => {
+    const p = state.projects.get(Number(req.pathParams.id));
+    if (req.userId === 0 && p && p.visibility !== 'public') {
+      const u = state.findUpload(p.id, req.pathParams.secret!, decodeURIComponent(req.pathParams.filename!));
+      const image = u !== undefined && u.content_type.startsWith('image/');
+      if (!image || p.enforce_auth_checks_on_uploads) {
+        return { status: 302, body: '', headers: { location: `${d.baseUrl()}/users/sign_in`, 'content-type': 'text/html; charset=utf-8' } };
+      }
+      return { status: 200, body: u.content.toString('utf8'), headers: { 'content-type': u.content_type, 'content-disposition': `attachment; filename="${u.filename}"` } };
+    }
+    return download(req);
+  });
 
   add(
     'DELETE',

@@ -59,6 +59,8 @@ export interface ProjectRecord {
   visibility: 'private' | 'internal' | 'public';
   archived: boolean;
   issues_enabled: boolean;
+  /** "Require authentication to view media files": images of a private or internal project need sign-in too. */
+  enforce_auth_checks_on_uploads: boolean;
   created_at: number;
   updated_at: number;
   last_activity_at: number;
@@ -259,6 +261,7 @@ export class GitlabState {
       visibility: input.visibility ?? 'private',
       archived: input.archived ?? false,
       issues_enabled: input.issues_enabled ?? true,
+      enforce_auth_checks_on_uploads: input.enforce_auth_checks_on_uploads ?? false,
       created_at: at,
       updated_at: input.updated_at ?? at,
       last_activity_at: input.last_activity_at ?? at,

@@ -381,7 +381,7 @@ describe('properties, owners, pipelines', () => {
     for (let i = 0; i < 5; i++) sim.addOwner();
     const p1 = await call('GET', '/crm/v3/owners?limit=5');
     expect(p1.json.results).toHaveLength(5);
-    expect(p1.json.results[0]).toMatchObject({ id: expect.any(String), email: expect.stringContaining('@'), firstName: expect.any(String), userId: expect.any(Number), archived: false });
+    expect(p1.json.results[0]).toMatchObject({ id: expect.any(String), email: expect.stringContaining('@'), type: 'PERSON', firstName: expect.any(String), userId: expect.any(Number), archived: false });
     const p2 = await call('GET', `/crm/v3/owners?limit=5&after=${encodeURIComponent(p1.json.paging.next.after)}`);
     expect(p2.json.results).toHaveLength(3);
     expect(p2.json.paging).toBeUndefined();

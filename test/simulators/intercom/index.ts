@@ -11,7 +11,9 @@
  * window (default 1,666: 10,000 a minute); with `rateLimit.enforce` a spent window answers 429.
  *
  * Endpoints: GET /me, /admins, /teams, /tags, /contacts (cursor: per_page, starting_after), /ticket_types;
- * POST /companies/list (page, per_page, order; sorted by `last_request_at`, newest first), GET /companies/{id}; POST /tickets, GET/PUT/DELETE /tickets/{id},
+ * POST /companies/list (page, per_page, order; sorted by `last_request_at`, newest first; companies with users
+ * only, at most 10,000), GET /companies/scroll (every company, one scroll per app), GET /companies/{id};
+ * POST /tickets, GET/PUT/DELETE /tickets/{id},
  * POST /tickets/{id}/reply, POST /tickets/search (updated_at / created_at filters, cursor pages).
  *
  * App webhooks (`appWebhooks`, set as the Developer Hub would): ticket topics (`ticket.created`,
@@ -73,6 +75,10 @@ export interface IntercomSimulatorOptions {
   validateSpec?: boolean;
   now?: () => number;
   recordBodies?: boolean;
+  /** Companies `POST /companies/list` can return at most (Intercom: 10,000; smaller to test the cap). */
+  companyListCap?: number;
+  /** Companies per `GET /companies/scroll` page (default 100). */
+  companyScrollPage?: number;
 }
 
 function err(status: number, code: string, message: string, field?: string): never {
@@ -233,6 +239,33 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
     return attrs as Obj;
   };
 
+  // ---------------------------------------------------------------- company scroll
+  // Scroll over all companies (API 2.14 / 2.17 reference, scrollOverAllCompanies): the first page is a GET without
+  // scroll_param, the next ones send the answer's scroll_param. "Each app can only have 1 scroll open at a time":
+  // starting a second one is a 400 with code scroll_exists; a scroll not used for 1 minute expires, and its
+  // scroll_param then gets a 404 with code not_found; at the end `data` is empty and the scroll expires. Answers
+  // have `pages` and `total_count` null. (2.17: https://developers.intercom.com/docs/references/2.17/rest-api/api.intercom.io/companies/scrolloverallcompanies)
+  const SCROLL_IDLE_MS = 60_000;
+  let scroll: { param: string; ids: string[]; at: number; usedAt: number } | null = null;
+  const scrollPage = opts.companyScrollPage ?? 100;
+  const scrollCompanies = (param: string | null): SimResponse => {
+    const now = clock.now();
+    if (scroll && now - scroll.usedAt > SCROLL_IDLE_MS) scroll = null;
+    if (param === null || param === '') {
+      if (scroll) err(400, 'scroll_exists', 'scroll already exists for this workspace');
+      scroll = { param: randomUUID(), ids: [...companies.keys()], at: 0, usedAt: now };
+    } else if (!scroll || scroll.param !== param) {
+      err(404, 'not_found', 'scroll parameter not found');
+    }
+    const s = scroll!;
+    const ids = s.ids.slice(s.at, s.at + scrollPage);
+    s.at += ids.length;
+    s.usedAt = now;
+    const data = ids.map((id) => companies.get(id)).filter((c): c is SimCompany => c !== undefined).map(companyJson);
+    if (ids.length === 0) scroll = null;
+    return { status: 200, body: { type: 'list', data, pages: null, total_count: null, scroll_param: s.param } };
+  };
+
   // ---------------------------------------------------------------- routes
   const handle = (req: SimRequest): SimResponse => {
     const m = req.method;
@@ -248,6 +281,7 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       const { slice, pages } = page([...contacts.values()], per, req.query.get('starting_after'));
       return { status: 200, body: { type: 'list', data: slice.map(contactJson), total_count: contacts.size, pages } };
     }
+    if (m === 'GET' && p === '/companies/scroll') return scrollCompanies(req.query.get('scroll_param'));
     if (m === 'GET' && (r = /^\/companies\/([^/]+)$/.exec(p))) {
       const c = companies.get(decodeURIComponent(r[1]!));
       if (!c) err(404, 'company_not_found', 'Company Not Found');
@@ -256,9 +290,13 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
     if (m === 'POST' && p === '/companies/list') {
       const per = Math.min(60, Number(req.query.get('per_page') ?? 15));
       const n = Number(req.query.get('page') ?? 1);
-      // "sorted by the `last_request_at` field and by default is ordered descending" (List all companies).
+      // List all companies (API 2.14 reference, listAllCompanies): "sorted by the `last_request_at` field and by
+      // default is ordered descending"; "the API does not include companies who have no associated users in list
+      // responses"; "there is a limit of 10,000 Companies that can be returned" (beyond: the Scroll API).
       const dir = req.query.get('order') === 'asc' ? 1 : -1;
-      const all = [...companies.values()].sort((a, b) => dir * (a.lastRequestAt - b.lastRequestAt) || dir * a.id.localeCompare(b.id));
+      const withUsers = new Set([...contacts.values()].flatMap((c) => c.companyIds));
+      const listed = [...companies.values()].filter((c) => withUsers.has(c.id)).sort((a, b) => dir * (a.lastRequestAt - b.lastRequestAt) || dir * a.id.localeCompare(b.id));
+      const all = listed.slice(0, opts.companyListCap ?? 10_000);
       return { status: 200, body: { type: 'list', data: all.slice((n - 1) * per, n * per).map(companyJson), total_count: all.length, pages: { type: 'pages', page: n, per_page: per, total_pages: Math.max(1, Math.ceil(all.length / per)) } } };
     }
     if (m === 'POST' && p === '/tickets/search') {
@@ -403,17 +441,24 @@ export async function startIntercomSimulator(opts: IntercomSimulatorOptions = {}
       return t ? ticketJson(t, true) : undefined;
     },
     companies,
-    /** Companies with no activity yet (`last_request_at` their creation), a second apart. */
-    seedCompanies(n: number): string[] {
+    /** Companies with no activity yet (`last_request_at` their creation), a second apart; `withUsers`: each with a user. */
+    seedCompanies(n: number, o: { withUsers?: boolean } = {}): string[] {
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
         const at = unix() - n + i;
         const c = { id: randomUUID().replace(/-/g, '').slice(0, 24), name: `Company ${i + 1}`, website: null, createdAt: at, updatedAt: at, lastRequestAt: at };
         companies.set(c.id, c);
+        if (o.withUsers) addContact(`User of ${c.name}`, `user-${c.id}@example.com`, [c.id]);
         out.push(c.id);
       }
       return out;
     },
+    /** The open scroll breaks (Intercom's "internal network error"): its scroll_param is not found any more. */
+    dropScroll() {
+      scroll = null;
+    },
+    /** The open company scroll (at most one per app), or null. */
+    openScroll: () => (scroll && clock.now() - scroll.usedAt <= SCROLL_IDLE_MS ? scroll.param : null),
     /** A user of the company uses the product: its `last_request_at` moves to now, the top of the list. */
     touchCompanyRemotely(id: string) {
       const c = companies.get(id);

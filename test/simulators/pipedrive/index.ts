@@ -373,7 +373,7 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
     try {
       return fn();
     } catch (e) {
-      if (e instanceof PdInputError) fail(e.status, e.message);
+      if (e instanceof PdInputError) fail(e.status, e.message, e.extra);
       throw e;
     }
   };
@@ -496,6 +496,8 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
       const p = patch as Partial<PdActivity>;
       if (p.done !== undefined && p.done !== a.done) a.marked_as_done_time = p.done ? at : null;
       if (p.person_id !== undefined && p.participants === undefined) a.participants = p.person_id ? [{ person_id: p.person_id, primary: true }] : [];
+      // the activity's person is its primary participant (v2 sets `person_id` only this way)
+      if (p.participants !== undefined && p.person_id === undefined) p.person_id = p.participants.find((x) => x.primary)?.person_id ?? null;
     }
     Object.assign(e, patch);
     if (kind === 'activities') {
@@ -594,7 +596,16 @@ export async function startPipedriveSimulator(opts: PipedriveSimulatorOptions = 
     {
       kind: 'activities',
       render: (e: PdActivity) => store.renderActivity(e),
-      input: (b: Obj, cur?: PdActivity) => store.activityInput(b, cur),
+      input: (b: Obj, cur?: PdActivity) => {
+        // API v2 treats an activity's `person_id` as read-only: "set indirectly by adding a primary participant"
+        // (https://pipedrive.readme.io/docs/pipedrive-api-v2-migration-guide, Activities). The live answer, as
+        // reported in https://devcommunity.pipedrive.com/t/api-v1-to-v2-upgrade-post-activities-http-400-responses/19734;
+        // the v2 OpenAPI document still lists it as writable, the documentation wins.
+        if ('person_id' in b) {
+          throw new PdInputError("'person_id' is a read-only field. Add a primary participant to set 'person_id' instead.", 400, { code: 'ERR_BAD_REQUEST' });
+        }
+        return store.activityInput(b, cur);
+      },
       filter: (q: URLSearchParams) => {
         const f = Object.fromEntries(['owner_id', 'deal_id', 'person_id', 'org_id'].map((k) => [k, qInt(q, k)])) as Record<string, number | undefined>;
         const done = qBool(q, 'done');

@@ -250,6 +250,18 @@ describe('API v2 entities', () => {
     if (sim.specAvailable) expect(sim.specUndocumented).toContainEqual({ method: 'GET', path: '/v1/activities' });
     expectNoViolations();
   });
+
+  it("refuses v2 activity writes with person_id (read-only) and takes the person from the primary participant", async () => {
+    const person = sim.seedPersons(1)[0]!;
+    const refused = await call('POST', '/api/v2/activities', { subject: 'Call', type: 'call', person_id: person.id });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ success: false, error: "'person_id' is a read-only field. Add a primary participant to set 'person_id' instead.", code: 'ERR_BAD_REQUEST' });
+    const a = await call('POST', '/api/v2/activities', { subject: 'Call', type: 'call', participants: [{ person_id: person.id, primary: true }] });
+    expect(a.json.data).toMatchObject({ person_id: person.id, participants: [{ person_id: person.id, primary: true }] });
+    expect((await call('PATCH', `/api/v2/activities/${a.json.data.id}`, { person_id: null })).status).toBe(400);
+    const cleared = await call('PATCH', `/api/v2/activities/${a.json.data.id}`, { participants: [] });
+    expect(cleared.json.data).toMatchObject({ person_id: null, participants: [] });
+  });
 });
 
 describe('API v1', () => {

@@ -39,6 +39,8 @@ export class PdInputError extends Error {
   constructor(
     message: string,
     readonly status = 400,
+    /** Further fields of the error answer (e.g. v2's `code`). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

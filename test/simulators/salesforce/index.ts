@@ -1,6 +1,7 @@
 /**
  * Salesforce REST API simulator (`/services/data/v59.0`) for integration tests and benchmarks: sObjects
- * (Account, Contact, Opportunity, OpportunityContactRole, OpportunityStage, Note, Task, Event, User) with
+ * (Account, Contact, Opportunity, OpportunityContactRole, OpportunityStage, Note, Task, Event, User, and the
+ * enhanced notes' ContentDocument / ContentVersion / ContentDocumentLink) with
  * describes, record create/read/update/delete, SOQL `query`/`queryAll` (see soql.ts) with `nextRecordsUrl`
  * batches, sObject Collections (create, delete), `limits`, the recycle bin (queryAll answers deleted records
  * with IsDeleted true), custom fields (`…__c`), the daily API request limit (`Sforce-Limit-Info`, 403
@@ -22,10 +23,22 @@ import { loadSalesforceSpecCheck, type SpecViolation } from './spec';
 
 export type { ActiveFault, FaultSpec, RecordedRequest, SpecViolation };
 
-export type SObject = 'User' | 'OpportunityStage' | 'Account' | 'Contact' | 'Opportunity' | 'OpportunityContactRole' | 'Note' | 'Task' | 'Event';
+export type SObject =
+  | 'User'
+  | 'OpportunityStage'
+  | 'Account'
+  | 'Contact'
+  | 'Opportunity'
+  | 'OpportunityContactRole'
+  | 'Note'
+  | 'Task'
+  | 'Event'
+  | 'ContentDocument'
+  | 'ContentVersion'
+  | 'ContentDocumentLink';
 export type Rec = Record<string, unknown> & { Id: string };
 
-type FType = 'id' | 'string' | 'textarea' | 'email' | 'phone' | 'url' | 'picklist' | 'multipicklist' | 'reference' | 'boolean' | 'int' | 'double' | 'currency' | 'percent' | 'date' | 'datetime';
+type FType = 'id' | 'base64' | 'string' | 'textarea' | 'email' | 'phone' | 'url' | 'picklist' | 'multipicklist' | 'reference' | 'boolean' | 'int' | 'double' | 'currency' | 'percent' | 'date' | 'datetime';
 export interface SimField {
   name: string;
   type: FType;
@@ -51,6 +64,9 @@ export const KEY_PREFIX: Record<SObject, string> = {
   Task: '00T',
   Event: '00U',
   OpportunityStage: '01J',
+  ContentDocument: '069',
+  ContentVersion: '068',
+  ContentDocumentLink: '06A',
 };
 const ADDRESS = ['Street', 'City', 'State', 'PostalCode', 'Country'];
 
@@ -65,6 +81,11 @@ export interface SalesforceSimulatorOptions {
   /** Total API requests per 24 hours (default 15,000, a Developer Edition org). */
   dailyApiRequests?: number;
   users?: number;
+  /**
+   * Notes are enabled (Setup → Notes Settings, the default of current orgs): the enhanced notes' ContentNote
+   * object exists. Off, `describe` of ContentNote answers 404, as for any object the org does not have.
+   */
+  enhancedNotes?: boolean;
 }
 
 export interface SalesforceSimulator {
@@ -211,6 +232,39 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
     f('Body', 'textarea'),
     owner,
   ]);
+  // Enhanced notes (ContentNote) are Salesforce Files of type SNOTE: a ContentDocument with its versions
+  // (ContentVersion) and where it is shared (ContentDocumentLink). A version made with PathOnClient `*.snote` is a
+  // note; FirstPublishLocationId links the new document to that record.
+  // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_contentnote.htm
+  // https://developer.salesforce.com/docs/atlas.en-us.object_reference.meta/object_reference/sforce_api_objects_contentversion.htm
+  define('ContentDocument', [
+    f('IsDeleted', 'boolean', ''),
+    f('Title', 'string', 'u'),
+    f('FileType', 'string', ''),
+    f('FileExtension', 'string', ''),
+    f('LatestPublishedVersionId', 'reference', '', { referenceTo: ['ContentVersion'] }),
+    owner,
+  ]);
+  define('ContentVersion', [
+    f('IsDeleted', 'boolean', ''),
+    f('ContentDocumentId', 'reference', 'c', { referenceTo: ['ContentDocument'] }),
+    f('Title', 'string', 'cu'),
+    f('PathOnClient', 'string', 'cr'),
+    f('VersionData', 'base64', 'c'),
+    f('FirstPublishLocationId', 'reference', 'c', { referenceTo: ['Account', 'Contact', 'Opportunity', 'User'] }),
+    f('IsLatest', 'boolean', ''),
+    f('VersionNumber', 'string', ''),
+    f('FileType', 'string', ''),
+    f('TextPreview', 'string', ''),
+    owner,
+  ]);
+  define('ContentDocumentLink', [
+    f('IsDeleted', 'boolean', ''),
+    f('ContentDocumentId', 'reference', 'cr', { referenceTo: ['ContentDocument'] }),
+    f('LinkedEntityId', 'reference', 'cr', { referenceTo: ['Account', 'Contact', 'Opportunity', 'User'] }),
+    f('ShareType', 'picklist', 'cu', { picklist: () => ['V', 'C', 'I'] }),
+    f('Visibility', 'picklist', 'cu', { picklist: () => ['AllUsers', 'InternalUsers', 'SharedUsers'] }),
+  ]);
   const who = f('WhoId', 'reference', 'cu', { referenceTo: ['Contact'] });
   const what = f('WhatId', 'reference', 'cu', { referenceTo: ['Account', 'Opportunity'] });
   define('Task', [
@@ -296,6 +350,9 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
       case 'datetime':
         if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw bad('JSON_PARSER_ERROR', `Cannot deserialize instance of datetime from VALUE_STRING value ${String(v)}`);
         return;
+      case 'base64':
+        if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0) throw bad('JSON_PARSER_ERROR', `Cannot deserialize instance of base64 from ${JSON.stringify(String(v).slice(0, 20))}`);
+        return;
       case 'reference': {
         const target = find(v);
         if (typeof v !== 'string' || !/^[a-zA-Z0-9]{15}([a-zA-Z0-9]{3})?$/.test(v)) throw bad('MALFORMED_ID', `${def.label} ID: id value of incorrect type: ${String(v)}`);
@@ -358,6 +415,8 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
     if (sobject === 'Event' && id === null && (!next.StartDateTime || !next.EndDateTime)) {
       throw new SfError(400, 'REQUIRED_FIELD_MISSING', 'Required fields are missing: [DurationInMinutes]', ['DurationInMinutes']);
     }
+    if (sobject === 'ContentDocument' && id === null) throw new SfError(400, 'INVALID_TYPE_FOR_OPERATION', 'entity type cannot be inserted: Content Document');
+    if (sobject === 'ContentVersion' && id === null) return newVersion(fields);
     let r: Rec;
     if (current) {
       const at = stamp();
@@ -373,13 +432,48 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
     return r;
   }
 
+  /**
+   * A ContentVersion insert: without ContentDocumentId a new document (its type from PathOnClient's extension:
+   * `.snote` is a note), shared with its owner and with FirstPublishLocationId; with one, the document's next version.
+   */
+  function newVersion(fields: Record<string, unknown>): Rec {
+    const ext = /\.([A-Za-z0-9]+)$/.exec(String(fields.PathOnClient ?? ''))?.[1]?.toLowerCase() ?? '';
+    const fileType = ext === 'snote' ? 'SNOTE' : ext.toUpperCase() || 'UNKNOWN';
+    const title = fields.Title ?? String(fields.PathOnClient).replace(/\.[^.]*$/, '');
+    const text = Buffer.from(String(fields.VersionData ?? ''), 'base64').toString('utf8');
+    const preview = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 255);
+    let doc = fields.ContentDocumentId ? find(fields.ContentDocumentId) : undefined;
+    if (fields.ContentDocumentId && (!doc || sobjectOfId(doc.Id) !== 'ContentDocument')) throw new SfError(400, 'FIELD_INTEGRITY_EXCEPTION', 'Content Document ID: id value of incorrect type', ['ContentDocumentId']);
+    const previous = doc ? [...store.get('ContentVersion')!.values()].filter((v) => v.ContentDocumentId === doc!.Id) : [];
+    if (!doc) doc = raw('ContentDocument', { Title: title, FileType: fileType, FileExtension: ext || null, OwnerId: users[0]!.Id, LatestPublishedVersionId: null });
+    for (const v of previous) v.IsLatest = false;
+    const version = raw('ContentVersion', {
+      ...fields,
+      Title: title,
+      ContentDocumentId: doc.Id,
+      FirstPublishLocationId: fields.FirstPublishLocationId ?? null,
+      IsLatest: true,
+      VersionNumber: String(previous.length + 1),
+      FileType: doc.FileType,
+      TextPreview: preview || null,
+      OwnerId: users[0]!.Id,
+    });
+    const at = stamp();
+    Object.assign(doc, { Title: title, LatestPublishedVersionId: version.Id, LastModifiedDate: at, SystemModstamp: at });
+    if (previous.length === 0) {
+      raw('ContentDocumentLink', { ContentDocumentId: doc.Id, LinkedEntityId: users[0]!.Id, ShareType: 'I', Visibility: 'AllUsers' });
+      if (fields.FirstPublishLocationId) raw('ContentDocumentLink', { ContentDocumentId: doc.Id, LinkedEntityId: fields.FirstPublishLocationId, ShareType: 'V', Visibility: 'AllUsers' });
+    }
+    return version;
+  }
+
   function remove(sobject: SObject, id: string) {
     const r = find(id);
     if (!r || sobjectOfId(id) !== sobject) throw new SfError(404, 'ENTITY_IS_DELETED', 'entity is deleted');
     const at = stamp();
     Object.assign(r, { IsDeleted: true, SystemModstamp: at });
     // Children deleted with their parent, as Salesforce cascades them.
-    const children: [SObject, string][] = sobject === 'Account' ? [['Contact', 'AccountId'], ['Opportunity', 'AccountId']] : sobject === 'Opportunity' ? [['OpportunityContactRole', 'OpportunityId']] : sobject === 'Contact' ? [['OpportunityContactRole', 'ContactId']] : [];
+    const children: [SObject, string][] = sobject === 'ContentDocument' ? [['ContentVersion', 'ContentDocumentId'], ['ContentDocumentLink', 'ContentDocumentId']] : sobject === 'Account' ? [['Contact', 'AccountId'], ['Opportunity', 'AccountId']] : sobject === 'Opportunity' ? [['OpportunityContactRole', 'OpportunityId']] : sobject === 'Contact' ? [['OpportunityContactRole', 'ContactId']] : [];
     for (const [child, field] of children) for (const c of store.get(child)!.values()) if (c[field] === id && c.IsDeleted !== true) remove(child, c.Id);
   }
 
@@ -388,7 +482,9 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
   const attributes = (sobject: SObject, id: string) => ({ type: sobject, url: `${API}/sobjects/${sobject}/${id}` });
   function view(sobject: SObject, r: Rec, fields?: string[]): Record<string, unknown> {
     const names = fields ?? [...fieldsBy.get(sobject)!.keys()];
-    return { attributes: attributes(sobject, r.Id), ...Object.fromEntries(names.map((n) => [n, r[n] ?? null])) };
+    // A base64 field is answered as the address of its blob (GET it for the bytes), as Salesforce does.
+    const value = (n: string) => (fieldsBy.get(sobject)!.get(n)?.type === 'base64' && r[n] != null ? `${API}/sobjects/${sobject}/${r.Id}/${n}` : (r[n] ?? null));
+    return { attributes: attributes(sobject, r.Id), ...Object.fromEntries(names.map((n) => [n, value(n)])) };
   }
 
   function describe(sobject: SObject) {
@@ -397,7 +493,7 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
       label: sobject,
       keyPrefix: KEY_PREFIX[sobject],
       custom: false,
-      createable: !['User', 'OpportunityStage'].includes(sobject),
+      createable: !['User', 'OpportunityStage', 'ContentDocument'].includes(sobject),
       updateable: !['OpportunityStage'].includes(sobject),
       queryable: true,
       fields: [...fieldsBy.get(sobject)!.values()].map((d) => ({
@@ -439,6 +535,10 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
     const sobject = parsed.from as SObject;
     const defs = fieldsBy.get(sobject);
     if (!defs) throw new SfError(400, 'INVALID_TYPE', `sObject type '${parsed.from}' is not supported.`);
+    // ContentDocumentLink object reference: "You can't run a query without filters against ContentDocumentLink".
+    if (sobject === 'ContentDocumentLink' && !/\b(ContentDocumentId|LinkedEntityId)\s*(=|IN\b)/i.test(q)) {
+      throw new SfError(400, 'MALFORMED_QUERY', "Implementation restriction: ContentDocumentLink requires a filter by a single Id on ContentDocumentId or LinkedEntityId using the equals operator or multiple Id's using the IN operator.");
+    }
     for (const name of fieldsOf(parsed)) if (!defs.has(name)) throw new SfError(400, 'INVALID_FIELD', `No such column '${name}' on entity '${sobject}'.`);
     const rows = sortRecords(
       [...store.get(sobject)!.values()].filter((r) => (all || r.IsDeleted !== true) && matches(r, parsed.where)),
@@ -550,6 +650,18 @@ export async function startSalesforceSimulator(opts: SalesforceSimulatorOptions 
         const ids = (req.query.get('ids') ?? '').split(',').filter(Boolean);
         if (ids.length === 0 || ids.length > 200) throw new SfError(400, 'INVALID_FIELD', 'ids: between 1 and 200 ids');
         return { status: 200, body: ids.map((id) => saveResult(() => (remove(sobjectOfId(id)!, id), { Id: id }))) };
+      }
+      // ContentNote is how Salesforce presents SNOTE documents; it exists only where Notes are enabled.
+      if (req.method === 'GET' && path === '/sobjects/ContentNote/describe') {
+        if (opts.enhancedNotes === false) return { status: 404, body: [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }] };
+        return { status: 200, body: { ...describe('ContentDocument'), name: 'ContentNote', label: 'Note', keyPrefix: KEY_PREFIX.ContentDocument } };
+      }
+      // sObject Blob Get (REST API reference, resources_sobject_blob_retrieve.htm): the bytes of a base64 field.
+      const blob = /^\/sobjects\/(\w+)\/(\w+)\/(\w+)$/.exec(path);
+      if (req.method === 'GET' && blob && fieldsBy.get(blob[1] as SObject)?.get(blob[3]!)?.type === 'base64') {
+        const r = find(blob[2]);
+        if (!r || sobjectOfId(blob[2]!) !== blob[1]) return { status: 404, body: [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }] };
+        return { status: 200, body: Buffer.from(String(r[blob[3]!] ?? ''), 'base64').toString('utf8'), headers: { 'content-type': 'application/octetstream' } };
       }
       const m = /^\/sobjects\/(\w+)(?:\/(\w+))?$/.exec(path);
       const sobject = m?.[1] as SObject | undefined;

@@ -42,6 +42,11 @@ interface IndexedVersion {
 export interface HubSpotOwner {
   id: string;
   email: string;
+  /**
+   * `PERSON` for a user; owners v3 answers carry it (https://developers.hubspot.com/docs/api-reference/crm-crm-owners-v3/guide,
+   * the example owner has `"type": "PERSON"`); `QUEUE` for a help-desk queue.
+   */
+  type: 'PERSON' | 'QUEUE';
   firstName: string;
   lastName: string;
   userId: number;
@@ -135,6 +140,7 @@ export class HubSpotStore {
     const owner: HubSpotOwner = {
       id: o.id ?? String(n),
       email: o.email ?? `owner${n}@example.com`,
+      type: o.type ?? 'PERSON',
       firstName: o.firstName ?? 'Owner',
       lastName: o.lastName ?? String(n),
       userId: o.userId ?? 9_000 + n,
