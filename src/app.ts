@@ -13,6 +13,7 @@ import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
 import { Sandbox } from './sandbox';
+import { listeningOrigins } from './sandbox/deliver';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
 export interface Omniport {
@@ -105,6 +106,8 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   services.providerWebhooks.enqueue = (connectionId, streams) => jobs.enqueue(connectionId, streams);
   const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
+  // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
+  if (sandbox) sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
   services.providerWebhooks.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));

@@ -165,4 +165,9 @@ export interface SandboxBinding {
   /** The address the sandbox listens on now (it changes with every start). */
   baseUrl(): string;
   credentials(): Record<string, string>;
+  /**
+   * Where this process receives the sandbox's webhooks (its own address; undefined while it is not listening):
+   * the sandbox's simulators deliver to it and to nothing else (src/sandbox/deliver.ts).
+   */
+  webhookBase(): string | undefined;
 }

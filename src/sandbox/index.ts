@@ -14,6 +14,7 @@ import { zendeskAdapter } from '../providers/zendesk';
 import { startHubSpotSimulator, type HubSpotSimulator } from './simulators/hubspot';
 import { startZendeskSimulator, type ZendeskSimulator } from './simulators/zendesk';
 import { changeHubSpot, changeZendesk, seedHubSpot, seedZendesk } from './seed';
+import { deliverToOmniport, type OmniportReceiver } from './deliver';
 
 const ZENDESK_CREDENTIAL = { email: 'agent@example.com', apiToken: 'sandbox-token' };
 const HUBSPOT_TOKEN = 'pat-sandbox-token';
@@ -30,12 +31,15 @@ export class Sandbox {
   private hubspot: HubSpotSimulator | undefined;
   private timer: NodeJS.Timeout | undefined;
   private starting: Promise<void> | undefined;
+  /** This process's HTTP server, the only place the simulators' webhooks go (wired once it is built). */
+  receiver: OmniportReceiver | undefined;
 
   /** Starts the simulators and seeds their accounts (once; later calls wait for the first). */
   start(opts: SandboxOptions = {}): Promise<void> {
     this.starting ??= (async () => {
-      this.zendesk = await startZendeskSimulator({ credentials: [ZENDESK_CREDENTIAL], maxRequestLog: REQUEST_LOG });
-      this.hubspot = await startHubSpotSimulator({ accessTokens: [HUBSPOT_TOKEN], maxRequestLog: REQUEST_LOG });
+      const deliver = (provider: string) => deliverToOmniport(provider, () => this.receiver);
+      this.zendesk = await startZendeskSimulator({ credentials: [ZENDESK_CREDENTIAL], maxRequestLog: REQUEST_LOG, deliverWebhook: deliver('sandbox_zendesk') });
+      this.hubspot = await startHubSpotSimulator({ accessTokens: [HUBSPOT_TOKEN], maxRequestLog: REQUEST_LOG, deliverWebhook: deliver('sandbox_hubspot') });
       seedZendesk(this.zendesk);
       seedHubSpot(this.hubspot);
       const every = opts.changeEveryMs ?? 60_000;
@@ -76,8 +80,10 @@ export class Sandbox {
   private bind(real: ProviderAdapter, product: string, simulator: () => { url: string } | undefined, credentials: () => Record<string, string>): ProviderAdapter {
     const name = `sandbox_${real.manifest.name}`;
     const { oauth: _oauth, budgets: _budgets, ...manifest } = real.manifest;
+    // No provider app (HubSpot's app webhooks need the project's OAuth app): webhooks created through the API only.
+    const { appWebhooks: _appWebhooks, ...adapter } = real;
     return {
-      ...real,
+      ...adapter,
       manifest: {
         ...manifest,
         name,
@@ -92,6 +98,7 @@ export class Sandbox {
             return sim.url;
           },
           credentials,
+          webhookBase: () => this.receiver?.origins()[0],
         },
       },
     };
