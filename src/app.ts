@@ -13,6 +13,7 @@ import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
 import { Sandbox } from './sandbox';
+import type { ConnectionRow } from './store/control-plane.repo';
 import { listeningOrigins } from './sandbox/deliver';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
@@ -87,10 +88,21 @@ export interface JobOptions {
   pollingIntervalSeconds?: number;
 }
 
+/** After a start, for each sandbox connection: its webhook in the new account. */
+async function renewSandboxConnections(services: Services, rows: ConnectionRow[]): Promise<void> {
+  for (const row of rows) {
+    if (row.status !== 'valid') continue;
+    await services.providerWebhooks.unregisterFor(row);
+    await services.providerWebhooks.registerFor(row);
+  }
+}
+
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box, sandbox } = await openServices(config, opts);
-  await sandbox?.start();
+  // The accounts of the projects that have sandbox connections are there before any request or sync needs them.
+  const sandboxConnections = sandbox ? await services.controlPlane.connectionsToProviders(sandbox.adapters().map((a) => a.manifest.name)) : [];
+  await sandbox?.start(sandboxConnections.map((c) => c.projectId));
   // Requests read their API key, connection and mappings from memory, forgotten at once when they change.
   await services.lookupCache.start(database);
   const logger = config.logLevel === 'silent' ? false : loggerOptions(config);
@@ -106,8 +118,15 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   services.providerWebhooks.enqueue = (connectionId, streams) => jobs.enqueue(connectionId, streams);
   const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
-  // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
-  if (sandbox) sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
+  if (sandbox) {
+    // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
+    sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
+    // The accounts are new at every start: their connections' webhooks are created again once the server
+    // listens (its address is where they go).
+    server.addHook('onListen', async () => {
+      void renewSandboxConnections(services, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
+    });
+  }
   services.providerWebhooks.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));

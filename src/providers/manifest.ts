@@ -162,8 +162,10 @@ export interface ProviderManifest {
 }
 
 export interface SandboxBinding {
-  /** The address the sandbox listens on now (it changes with every start). */
-  baseUrl(): string;
+  /** The address the project's sandbox account listens on now (it changes with every start); throws while it starts. */
+  baseUrl(projectId: string): string;
+  /** Starts the project's account if it is not running, and answers its address. */
+  prepare(projectId: string): Promise<string>;
   credentials(): Record<string, string>;
   /**
    * Where this process receives the sandbox's webhooks (its own address; undefined while it is not listening):

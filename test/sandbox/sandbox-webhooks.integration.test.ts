@@ -38,7 +38,7 @@ describe('sandbox webhooks go to Omniport’s own receiver and nowhere else', ()
     await new Promise((r) => listener?.close(r));
   });
 
-  const sim = () => server.omniport.sandbox!.simulators.zendesk!;
+  const sim = () => server.omniport.sandbox!.accountsOf(server.tenant.projectId)!.zendesk;
 
   it('refuses every endpoint but the receiver: loopback forms, localhost, a redirect, Omniport’s other paths', async () => {
     const endpoints = [
