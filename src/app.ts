@@ -88,12 +88,16 @@ export interface JobOptions {
   pollingIntervalSeconds?: number;
 }
 
-/** After a start, for each sandbox connection: its webhook in the new account. */
-async function renewSandboxConnections(services: Services, rows: ConnectionRow[]): Promise<void> {
+/**
+ * After a start, for each sandbox connection: its webhook in the new account, and a full sync, which marks what
+ * the earlier start made deleted (src/sandbox/ids.ts).
+ */
+async function renewSandboxConnections(services: Services, jobs: JobRunner, rows: ConnectionRow[]): Promise<void> {
   for (const row of rows) {
     if (row.status !== 'valid') continue;
     await services.providerWebhooks.unregisterFor(row);
     await services.providerWebhooks.registerFor(row);
+    await jobs.enqueueAll(row.id, { full: true });
   }
 }
 
@@ -122,9 +126,9 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
     sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
     // The accounts are new at every start: their connections' webhooks are created again once the server
-    // listens (its address is where they go).
+    // listens (its address is where they go), and a full sync brings them in line.
     server.addHook('onListen', async () => {
-      void renewSandboxConnections(services, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
+      void renewSandboxConnections(services, jobs, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
     });
   }
   services.providerWebhooks.logger = server.log;

@@ -5,9 +5,11 @@
  * adapters, as providers `sandbox_zendesk` and `sandbox_hubspot`, with no credentials.
  *
  * Each project has accounts of its own (started at its first sandbox connection, or at Omniport's start for
- * the projects that have one): no project reads or changes another's demo data. The accounts live in memory.
+ * the projects that have one): no project reads or changes another's demo data. The accounts live in memory;
+ * ./ids.ts says what a restart keeps.
  */
 import { AppError } from '../core/errors';
+import { ProviderError } from '../providers/http-client';
 import type { ProviderAdapter } from '../providers/types';
 import { hubspotAdapter } from '../providers/hubspot';
 import { zendeskAdapter } from '../providers/zendesk';
@@ -15,6 +17,7 @@ import { startHubSpotSimulator, type HubSpotSimulator } from './simulators/hubsp
 import { startZendeskSimulator, type ZendeskSimulator } from './simulators/zendesk';
 import { changeHubSpot, changeZendesk, seedHubSpot, seedZendesk } from './seed';
 import { deliverToOmniport, type OmniportReceiver } from './deliver';
+import { idBaseOfStart } from './ids';
 
 const ZENDESK_CREDENTIAL = { email: 'agent@example.com', apiToken: 'sandbox-token' };
 const HUBSPOT_TOKEN = 'pat-sandbox-token';
@@ -24,6 +27,8 @@ const REQUEST_LOG = 1_000;
 export interface SandboxOptions {
   /** Records changed on their own every `changeEveryMs` (default a minute; 0: never). */
   changeEveryMs?: number;
+  /** The first id of what this start makes (default: from the time of the start, ./ids.ts). */
+  idBase?: number;
 }
 
 /** One project's sandbox products. */
@@ -40,7 +45,11 @@ export class Sandbox {
   /** This process's HTTP server, the only place the simulators' webhooks go (wired once it is built). */
   receiver: OmniportReceiver | undefined;
 
-  constructor(private readonly opts: SandboxOptions = {}) {}
+  private readonly idBase: number;
+
+  constructor(private readonly opts: SandboxOptions = {}) {
+    this.idBase = opts.idBase ?? idBaseOfStart();
+  }
 
   /** Starts the sandbox's own changes, and the accounts of these projects (those with sandbox connections). */
   async start(projectIds: Iterable<string> = []): Promise<void> {
@@ -74,6 +83,9 @@ export class Sandbox {
     });
     seedZendesk(zendesk);
     seedHubSpot(hubspot);
+    // Seeded ids are the same at every start; what is made from now on never takes an id of an earlier start.
+    zendesk.state.startIdsFrom(this.idBase);
+    hubspot.state.startIdsFrom(this.idBase);
     const accounts = { zendesk, hubspot };
     this.accounts.set(projectId, accounts);
     return accounts;
@@ -117,6 +129,10 @@ export class Sandbox {
     const { appWebhooks: _appWebhooks, ...adapter } = real;
     return {
       ...adapter,
+      // A full run marks what it did not list deleted: after a restart, what the earlier start made (./ids.ts).
+      syncers: real.syncers.map((s) => ({ ...s, reportsDeletions: false })),
+      ...(real.ticketing ? { ticketing: explainingMissing(real.ticketing, name) } : {}),
+      ...(real.crm ? { crm: explainingMissing(real.crm, name) } : {}),
       manifest: {
         ...manifest,
         name,
@@ -140,4 +156,32 @@ export class Sandbox {
       },
     };
   }
+}
+
+/**
+ * A sandbox's writes: the product's 404 (a record not in this start's account, most often one made before
+ * Omniport last started, ./ids.ts) said as what it is, a missing record, instead of a provider failure (502).
+ */
+function explainingMissing<T extends object>(operations: T, provider: string): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(operations)) {
+    if (typeof value !== 'function') {
+      wrapped[key] = value;
+      continue;
+    }
+    wrapped[key] = (...args: unknown[]) => {
+      const result: unknown = value.apply(operations, args);
+      return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(missingRecord(err, provider))) : result;
+    };
+  }
+  return wrapped as T;
+}
+
+function missingRecord(err: unknown, provider: string): unknown {
+  if (!(err instanceof ProviderError) || err.providerStatus !== 404) return err;
+  return new AppError(
+    'not_found',
+    `${provider} has no such record: the sandbox keeps its accounts in memory, so what was made in it before Omniport last started is gone (its demo records stay)`,
+    { provider, provider_status: 404, provider_message: err.providerMessage },
+  );
 }
