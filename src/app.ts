@@ -57,7 +57,7 @@ export async function openServices(
   }
   // The sandbox's providers are known to every process (its connections can be listed, deleted); only
   // createOmniport starts the sandbox itself.
-  const sandbox = config.sandbox && !opts.providers ? new Sandbox() : undefined;
+  const sandbox = config.sandbox && !opts.providers ? new Sandbox({ changeEveryMs: config.sandboxChangeSeconds * 1000 }) : undefined;
   const services = createServices({
     config,
     database,
@@ -101,6 +101,14 @@ async function renewSandboxConnections(services: Services, jobs: JobRunner, rows
   }
 }
 
+/** The incremental sync of a project's connections to these sandbox products. */
+async function syncSandboxConnections(services: Services, jobs: JobRunner, projectId: string, providers: string[]): Promise<void> {
+  for (const provider of providers) {
+    const page = await services.controlPlane.listConnections(projectId, { limit: 100 }, { provider });
+    for (const row of page.items) if (row.status === 'valid') await jobs.enqueueAll(row.id);
+  }
+}
+
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box, sandbox } = await openServices(config, opts);
@@ -127,6 +135,8 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
     sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
     // The accounts are new at every start: their connections' webhooks are created again once the server
     // listens (its address is where they go), and a full sync brings them in line.
+    // A product whose changes send no webhook (HubSpot: its app webhooks need an OAuth app) is synced after each of them.
+    sandbox.onChanged = (projectId, providers) => void syncSandboxConnections(services, jobs, projectId, providers).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'queueing the sync of a sandbox change failed'));
     server.addHook('onListen', async () => {
       void renewSandboxConnections(services, jobs, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
     });

@@ -42,6 +42,10 @@ export class Sandbox {
   private readonly starting = new Map<string, Promise<SandboxAccounts>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Only the process that serves the sandbox (`omniport start`) starts accounts; another (the CLI, a worker) would make its own. */
+  private started = false;
+  /** After the sandbox changed records of a project's accounts, with the products whose changes send no webhook. */
+  onChanged: ((projectId: string, providers: string[]) => void) | undefined;
   /** This process's HTTP server, the only place the simulators' webhooks go (wired once it is built). */
   receiver: OmniportReceiver | undefined;
 
@@ -53,6 +57,7 @@ export class Sandbox {
 
   /** Starts the sandbox's own changes, and the accounts of these projects (those with sandbox connections). */
   async start(projectIds: Iterable<string> = []): Promise<void> {
+    this.started = true;
     const every = this.opts.changeEveryMs ?? 60_000;
     if (every > 0 && !this.timer) {
       this.timer = setInterval(() => this.changeSomething(), every);
@@ -63,7 +68,7 @@ export class Sandbox {
 
   /** A project's accounts, started and seeded on first use (later calls wait for the first). */
   prepare(projectId: string): Promise<SandboxAccounts> {
-    if (this.closed) return Promise.reject(new AppError('provider_unavailable', 'the sandbox is stopping'));
+    if (this.closed || !this.started) return Promise.reject(notServedHere());
     let starting = this.starting.get(projectId);
     if (!starting) {
       starting = this.startAccounts(projectId);
@@ -98,9 +103,11 @@ export class Sandbox {
 
   /** One round of the changes the sandbox makes on its own, in every project's accounts (what the timer runs). */
   changeSomething(): void {
-    for (const { zendesk, hubspot } of this.accounts.values()) {
+    for (const [projectId, { zendesk, hubspot }] of this.accounts) {
+      // Zendesk's changes reach Omniport as its webhooks (./deliver.ts); HubSpot's are synced.
       changeZendesk(zendesk);
       changeHubSpot(hubspot);
+      this.onChanged?.(projectId, ['sandbox_hubspot']);
     }
   }
 
@@ -144,7 +151,7 @@ export class Sandbox {
           baseUrl: (projectId) => {
             const accounts = this.accounts.get(projectId);
             if (accounts) return simulator(accounts).url;
-            if (this.closed) throw new AppError('provider_unavailable', `the ${name} sandbox is not running in this process (OMNIPORT_SANDBOX)`, { provider: name });
+            if (this.closed || !this.started) throw notServedHere(name);
             // Started at Omniport's start for every project with a sandbox connection: only a race gets here.
             void this.prepare(projectId).catch(() => undefined);
             throw new AppError('provider_unavailable', `the ${name} sandbox of this project is starting: try again in a second`, { provider: name }, { 'retry-after': '1' });
@@ -183,5 +190,14 @@ function missingRecord(err: unknown, provider: string): unknown {
     'not_found',
     `${provider} has no such record: the sandbox keeps its accounts in memory, so what was made in it before Omniport last started is gone (its demo records stay)`,
     { provider, provider_status: 404, provider_message: err.providerMessage },
+  );
+}
+
+/** Asked of a process that does not serve the sandbox: its accounts are in the memory of the one that does. */
+function notServedHere(provider = 'the sandbox'): AppError {
+  return new AppError(
+    'provider_unavailable',
+    `${provider} is a built-in sandbox: its accounts live in the memory of the \`omniport start\` process that serves them, and this process is not that one (a command or worker of its own cannot reach them); that server syncs its sandbox connections itself, or on POST /sync`,
+    { provider },
   );
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase } from '../support/harness';
 import { OmniportExitedError, startOmniport, type OmniportProcess } from '../support/omniport-process';
+import { runCli } from '../support/cli';
 
 /**
  * A sandbox restart (issue 30, row 4): `omniport start` again on the same data. The accounts are seeded anew,
@@ -108,5 +109,14 @@ describe('a sandbox restart', { timeout: 420_000 }, () => {
     const events = await call('GET', '/events?limit=1000&type=ticketing.ticket.updated');
     const renamed = (events.body.data as { data?: { id?: string; name?: string } }[]).filter((e) => e.data?.id === first.body.data.id && e.data?.name !== 'Printer on fire');
     expect(renamed).toEqual([]);
+
+    // `omniport sync` is a process of its own: it says why it cannot read the server's sandbox, once.
+    await server.stop();
+    const cliEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'silent', OMNIPORT_SANDBOX: 'true', ...env };
+    if (!env.DATABASE_URL) delete cliEnv.DATABASE_URL;
+    const sync = await runCli(['sync', connected.body.data.id_connection], cliEnv);
+    expect(sync.code).not.toBe(0);
+    expect(sync.stderr).toContain('sandbox_zendesk is a built-in sandbox: its accounts live in the memory of the `omniport start` process that serves them');
+    expect(sync.stderr).not.toContain('OMNIPORT_SANDBOX');
   });
 });
