@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from '../support/harness';
-import { OmniportExitedError, startOmniport, type OmniportProcess } from '../support/omniport-process';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { OmniportProcess } from '../support/omniport-process';
+import { childStorage, startOnStorage, type Cleanups } from '../support/child-storage';
 import { runCli } from '../support/cli';
 
 /**
@@ -14,38 +11,14 @@ import { runCli } from '../support/cli';
  * the start), and a write to it answers a clear 404, never a 502 or a write to another object.
  */
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Cleanups = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function storage(): Promise<Record<string, string>> {
-  if (inject('databaseKind') === 'postgres') {
-    const db = await freshDatabase();
-    cleanups.push(() => db.drop());
-    return { DATABASE_URL: (db.target as { url: string }).url, OMNIPORT_SECRET_KEY: randomBytes(32).toString('hex') };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-sandbox-restart-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return { OMNIPORT_DATA_DIR: dir };
-}
-
-/** On PGlite a restart may find the previous owner's lock for a few seconds. */
-async function startServer(env: Record<string, string>): Promise<OmniportProcess> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', OMNIPORT_BOOTSTRAP_API_KEY: KEY, OMNIPORT_RATE_LIMIT_PER_MINUTE: '0', OMNIPORT_SANDBOX: 'true', ...env };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    try {
-      const server = await startOmniport({ env: childEnv, timeoutMs: Math.max(1, deadline - Date.now()) });
-      cleanups.push(() => server.stop('SIGKILL'));
-      return server;
-    } catch (e) {
-      if (!(e instanceof OmniportExitedError) || Date.now() >= deadline) throw e;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
+const storage = () => childStorage(cleanups, 'omniport-sandbox-restart-');
+const startServer = (env: Record<string, string>): Promise<OmniportProcess> =>
+  startOnStorage({ ...process.env, LOG_LEVEL: 'warn', OMNIPORT_BOOTSTRAP_API_KEY: KEY, OMNIPORT_RATE_LIMIT_PER_MINUTE: '0', OMNIPORT_SANDBOX: 'true' }, env, cleanups);
 
 describe('a sandbox restart', { timeout: 420_000 }, () => {
   it('never reuses an id: the earlier record stays intact, writes to it answer 404, new ones get new ids', async () => {
