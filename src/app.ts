@@ -101,7 +101,7 @@ async function renewSandboxConnections(services: Services, jobs: JobRunner, rows
   }
 }
 
-/** The incremental sync of a project's connections to these sandbox products. */
+/** The incremental sync of a project's connections to these sandbox products (a demo project has a few: the first 100). */
 async function syncSandboxConnections(services: Services, jobs: JobRunner, projectId: string, providers: string[]): Promise<void> {
   for (const provider of providers) {
     const page = await services.controlPlane.listConnections(projectId, { limit: 100 }, { provider });
@@ -133,10 +133,10 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   if (sandbox) {
     // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
     sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
-    // The accounts are new at every start: their connections' webhooks are created again once the server
-    // listens (its address is where they go), and a full sync brings them in line.
     // A product whose changes send no webhook (HubSpot: its app webhooks need an OAuth app) is synced after each of them.
     sandbox.onChanged = (projectId, providers) => void syncSandboxConnections(services, jobs, projectId, providers).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'queueing the sync of a sandbox change failed'));
+    // The accounts are new at every start: their connections' webhooks are created again once the server
+    // listens (its address is where they go), and a full sync brings them in line.
     server.addHook('onListen', async () => {
       void renewSandboxConnections(services, jobs, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
     });
