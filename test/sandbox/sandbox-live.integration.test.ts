@@ -64,6 +64,7 @@ describe('the sandbox, live', () => {
     }
     expect([...seen.keys()].sort()).toEqual(['sandbox_hubspot', 'sandbox_zendesk']);
     for (const ms of seen.values()) expect(ms).toBeLessThan(60_000);
+    console.log(`sandbox change → event (changes every 2 s): ${[...seen].map(([p, ms]) => `${p} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
     // Zendesk's came as webhooks to this Omniport.
     const status = await server.call('GET', '/sync/status', { headers: { 'x-connection-token': tokens.sandbox_zendesk! } });
     expect(status.body.data.real_time.last_received_at).not.toBeNull();
