@@ -13,6 +13,8 @@ import { startHousekeeping } from './jobs/housekeeping';
 import { WebhookDispatcher } from './events/dispatcher';
 import { ProviderRegistry, defaultProviders } from './providers/registry';
 import { Sandbox } from './sandbox';
+import type { ConnectionRow } from './store/control-plane.repo';
+import { listeningOrigins } from './sandbox/deliver';
 import { migrateDatabase, openDatabase, targetFromConfig, type DatabaseHandle, type DatabaseTarget } from './store/database';
 
 export interface Omniport {
@@ -55,7 +57,7 @@ export async function openServices(
   }
   // The sandbox's providers are known to every process (its connections can be listed, deleted); only
   // createOmniport starts the sandbox itself.
-  const sandbox = config.sandbox && !opts.providers ? new Sandbox() : undefined;
+  const sandbox = config.sandbox && !opts.providers ? new Sandbox({ changeEveryMs: config.sandboxChangeSeconds * 1000 }) : undefined;
   const services = createServices({
     config,
     database,
@@ -86,10 +88,33 @@ export interface JobOptions {
   pollingIntervalSeconds?: number;
 }
 
+/**
+ * After a start, for each sandbox connection: its webhook in the new account, and a full sync, which marks what
+ * the earlier start made deleted (src/sandbox/ids.ts).
+ */
+async function renewSandboxConnections(services: Services, jobs: JobRunner, rows: ConnectionRow[]): Promise<void> {
+  for (const row of rows) {
+    if (row.status !== 'valid') continue;
+    await services.providerWebhooks.unregisterFor(row);
+    await services.providerWebhooks.registerFor(row);
+    await jobs.enqueueAll(row.id, { full: true });
+  }
+}
+
+/** The incremental sync of a project's connections to these sandbox products (a demo project has a few: the first 100). */
+async function syncSandboxConnections(services: Services, jobs: JobRunner, projectId: string, providers: string[]): Promise<void> {
+  for (const provider of providers) {
+    const page = await services.controlPlane.listConnections(projectId, { limit: 100 }, { provider });
+    for (const row of page.items) if (row.status === 'valid') await jobs.enqueueAll(row.id);
+  }
+}
+
 /** The whole service: database, services, job queue and HTTP server (not yet listening). */
 export async function createOmniport(config: Config, opts: OpenOptions & { jobs?: JobOptions } = {}): Promise<Omniport> {
   const { database, services, box, sandbox } = await openServices(config, opts);
-  await sandbox?.start();
+  // The accounts of the projects that have sandbox connections are there before any request or sync needs them.
+  const sandboxConnections = sandbox ? await services.controlPlane.connectionsToProviders(sandbox.adapters().map((a) => a.manifest.name)) : [];
+  await sandbox?.start(sandboxConnections.map((c) => c.projectId));
   // Requests read their API key, connection and mappings from memory, forgotten at once when they change.
   await services.lookupCache.start(database);
   const logger = config.logLevel === 'silent' ? false : loggerOptions(config);
@@ -105,6 +130,17 @@ export async function createOmniport(config: Config, opts: OpenOptions & { jobs?
   services.providerWebhooks.enqueue = (connectionId, streams) => jobs.enqueue(connectionId, streams);
   const server = await buildServer({ services, jobs, bodyLimitBytes: config.bodyLimitBytes, rateLimitPerMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute, trustProxy: config.trustProxy, logger, publicUrl: config.publicUrl, metricsToken: config.metricsToken });
   jobs.logger = server.log;
+  if (sandbox) {
+    // The sandbox's simulators send their webhooks to this server, in process, and nowhere else.
+    sandbox.receiver = { origins: () => listeningOrigins(server.server.address(), config.publicUrl), inject: (request) => server.inject(request) };
+    // A product whose changes send no webhook (HubSpot: its app webhooks need an OAuth app) is synced after each of them.
+    sandbox.onChanged = (projectId, providers) => void syncSandboxConnections(services, jobs, projectId, providers).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'queueing the sync of a sandbox change failed'));
+    // The accounts are new at every start: their connections' webhooks are created again once the server
+    // listens (its address is where they go), and a full sync brings them in line.
+    server.addHook('onListen', async () => {
+      void renewSandboxConnections(services, jobs, sandboxConnections).catch((err: Error) => server.log.warn({ err: { message: err.message } }, 'renewing the sandbox connections failed'));
+    });
+  }
   services.providerWebhooks.logger = server.log;
   // Not awaited: the API answers while the queue starts (seconds on a new PGlite); enqueueing waits for it.
   jobs.start().catch((err: Error) => server.log.error({ err: { message: err.message } }, 'the job queue failed to start'));

@@ -17,6 +17,8 @@ interface StreamProgress {
 export async function syncWithProgress(s: Services, connectionId: string, opts: { full?: boolean; json: boolean }) {
   const connection = /^[0-9a-f-]{36}$/i.test(connectionId) ? await s.controlPlane.findConnectionById(connectionId) : undefined;
   if (!connection) throw new AppError('not_found', `connection ${connectionId} not found`);
+  // What stops every stream alike (a sandbox served by another process, a connection to authorise again) is said once.
+  s.contexts.forConnection(connection, { background: true });
   const streams: StreamProgress[] = s.sync.streamsOf(connection).map((stream) => ({ stream, status: 'queued', records: 0 }));
   const display = new ProgressDisplay(streams, process.stderr.isTTY === true && !opts.json, opts.json);
   const started = performance.now();

@@ -36,6 +36,7 @@ const envSchema = z.object({
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_SANDBOX: z.enum(['true', 'false']).optional(),
+  OMNIPORT_SANDBOX_CHANGE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   OMNIPORT_PROVIDER_BUDGETS: z
     .string()
     .regex(BUDGET_OVERRIDES, '<provider>.<budget>=<requests>/<seconds>, comma separated (e.g. zendesk.account=700/60,hubspot.burst=190/10)')
@@ -95,6 +96,8 @@ export interface Config {
   eventsRetentionDays: number;
   /** Built-in sandbox products with demo data (src/sandbox): on by default with the embedded database only. */
   sandbox: boolean;
+  /** How often the sandbox changes a few records on its own (0: never; shorter for tests). */
+  sandboxChangeSeconds: number;
   /** How long the log of provider calls (shown on the dashboard) is kept. */
   providerCallRetentionDays: number;
   /** How long a dashboard sign-in lasts. */
@@ -153,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     eventsRetentionDays: e.OMNIPORT_EVENTS_RETENTION_DAYS,
     sandbox: e.OMNIPORT_SANDBOX ? e.OMNIPORT_SANDBOX === 'true' : !e.DATABASE_URL,
+    sandboxChangeSeconds: e.OMNIPORT_SANDBOX_CHANGE_SECONDS,
     providerCallRetentionDays: e.OMNIPORT_PROVIDER_CALL_RETENTION_DAYS,
     dashboardSessionHours: e.OMNIPORT_DASHBOARD_SESSION_HOURS,
     webhooks: {

@@ -136,7 +136,7 @@ ${o.providers.map(
   (p) => html`<li data-provider-name="${p.manifest.displayName.toLowerCase()} ${p.manifest.name}">
   <a class="provider" href="/connect/${o.linkToken}/providers/${p.manifest.name}">
     ${logo(p.manifest.displayName)}
-    <span><span class="name">${p.manifest.displayName}</span><br><span class="meta">${capitalise(p.manifest.vertical)} · ${p.oauth && p.form ? 'Sign in or API token' : p.oauth ? 'Sign in' : 'API token'}</span></span>
+    <span><span class="name">${p.manifest.displayName}</span><br><span class="meta">${capitalise(p.manifest.vertical)} · ${p.manifest.sandbox ? 'Demo account' : p.oauth && p.form ? 'Sign in or API token' : p.oauth ? 'Sign in' : 'API token'}</span></span>
     ${statusOf(p.manifest.name)}
   </a>
 </li>`,
@@ -224,6 +224,7 @@ export function providerPage(o: { nonce: string; linkToken: string; provider: Co
   ${p.oauth ? html`<h2>Or use an API token</h2>` : null}
   ${baseUrlInput(p, 'form', o.form)}
   ${p.fields.map((f) => fieldInput(f, o.form))}
+  ${p.manifest.sandbox ? html`<p class="help">A demo account with sample data, served by this Omniport: there is nothing to enter.</p>` : null}
   <button type="submit">Connect ${name}</button>
 </form>`
     : null;

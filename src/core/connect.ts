@@ -57,6 +57,8 @@ const SECRET_FIELD = /token|secret|password|key/i;
 
 /** The form fields of a credentials schema (JSON Schema of the zod object), in declaration order. */
 export function credentialFields(manifest: ProviderManifest): CredentialField[] {
+  // A built-in sandbox asks for nothing: its credentials are the sandbox's own.
+  if (manifest.sandbox) return [];
   type ObjectSchema = { properties?: Record<string, { format?: string; description?: string }>; required?: string[] };
   const json = z.toJSONSchema(manifest.credentials, { io: 'input' }) as ObjectSchema & { anyOf?: ObjectSchema[] };
   // Several accepted shapes (Jira: an API token, or OAuth tokens): the form asks for the first, typed by hand.

@@ -62,7 +62,7 @@ export class ConnectionService {
 
   async create(ctx: AccessContext, input: ConnectionInput): Promise<ConnectionView> {
     const { manifest, credentials, baseUrl } = this.checkInput(input);
-    await this.verify(input.provider, baseUrl, credentials);
+    await this.verify(ctx.projectId, input.provider, baseUrl, credentials);
     const linkedUser = await this.linkedUsers.ensure(ctx, { linked_user_origin_id: input.linked_user_origin_id });
     const row = await this.insert(ctx.projectId, linkedUser, manifest, credentials, baseUrl, 'api');
     for (const hook of this.afterCreate) await hook(row);
@@ -116,7 +116,7 @@ export class ConnectionService {
     const manifest = this.providers.get(input.provider);
     if (!manifest) throw new AppError('unprocessable', `provider ${input.provider} is no longer available`);
     const baseUrl = input.baseUrl.replace(/\/+$/, '');
-    await this.verify(input.provider, baseUrl, input.credentials);
+    await this.verify(input.projectId, input.provider, baseUrl, input.credentials);
     const existing = await this.connect.findConnectionOf(input.projectId, input.linkedUser.id, manifest.name, baseUrl);
     let row: ConnectionRow;
     if (existing) {
@@ -181,11 +181,13 @@ export class ConnectionService {
   }
 
   /** One cheap call with the credentials; refused credentials are a 422, a failing provider keeps its 5xx. */
-  private async verify(provider: string, baseUrl: string, credentials: Record<string, string>): Promise<void> {
+  private async verify(projectId: string, provider: string, baseUrl: string, credentials: Record<string, string>): Promise<void> {
     const adapter = this.providers.adapter(provider)!;
     if (!this.allowPrivateUrls && baseUrl !== adapter.manifest.defaultBaseUrl) await assertReachableFromInternet(baseUrl, 'base_url');
+    // A sandbox: the project's own account, started now if this is its first connection.
+    const address = adapter.manifest.sandbox ? await adapter.manifest.sandbox.prepare(projectId) : baseUrl;
     try {
-      await adapter.verifyCredentials(this.contexts.build(adapter, `verify:${provider}`, baseUrl, credentials));
+      await adapter.verifyCredentials(this.contexts.build(adapter, `verify:${provider}`, address, credentials));
     } catch (err) {
       if (err instanceof ProviderError && err.providerStatus >= 400 && err.providerStatus < 500) {
         throw new AppError('unprocessable', `${provider} refused these credentials`, {

@@ -88,7 +88,7 @@ export class ProviderContexts {
     }
     const adapter = this.adapterOf(connection);
     const credentials = this.box.decryptJson<Record<string, string>>(connection.credentialsEncrypted);
-    const baseUrl = adapter.manifest.sandbox?.baseUrl() ?? connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
+    const baseUrl = adapter.manifest.sandbox?.baseUrl(connection.projectId) ?? connection.baseUrl ?? adapter.manifest.defaultBaseUrl ?? '';
     const refresher = this.refresher;
     const background = o.background === true;
     if (!refresher?.refreshable(credentials)) return { adapter, ctx: this.build(adapter, connection.id, baseUrl, credentials, background) };
@@ -117,11 +117,10 @@ export class ProviderContexts {
     return { adapter, ctx: { connectionId: connection.id, baseUrl, credentials, http, ids: idFactory(connection.id) } };
   }
 
-  /** A context for credentials not yet stored (checking them before creating the connection). */
+  /** A context for credentials not yet stored (checking them before creating the connection); a sandbox's `baseUrl` is its account's address. */
   build(adapter: ProviderAdapter, connectionId: string, baseUrl: string, credentials: Record<string, string>, background = false): AdapterContext {
-    const address = adapter.manifest.sandbox?.baseUrl() ?? baseUrl;
-    const http = new ProviderHttpClient(this.clientOptions(adapter, connectionId, address, credentials, background));
-    return { connectionId, baseUrl: address, credentials, http, ids: idFactory(connectionId) };
+    const http = new ProviderHttpClient(this.clientOptions(adapter, connectionId, baseUrl, credentials, background));
+    return { connectionId, baseUrl, credentials, http, ids: idFactory(connectionId) };
   }
 
   /** Longest Retry-After a call waits out: a request's caller is answered 503 sooner; a sync job waits longer. */

@@ -156,7 +156,6 @@ export class ProviderWebhookService {
   /** After a connection is made: creates its provider webhook where the provider supports it. Never fails the connection. */
   async registerFor(connection: ConnectionRow): Promise<ProviderWebhookRow | undefined> {
     const adapter = this.contexts.adapterOf(connection);
-    if (adapter.manifest.sandbox) return undefined;
     if (adapter.appWebhooks && !adapter.webhooks) {
       if (await this.repo.ofConnection(connection.id)) return undefined;
       return this.registerAppFor(connection);
@@ -166,7 +165,8 @@ export class ProviderWebhookService {
     if (existing?.mode === 'manual') return this.refreshManual(connection, existing);
     if (existing?.mode === 'pending' && Date.now() - existing.createdAt.getTime() > PENDING_MS) await this.repo.remove(existing.id); // left by a stopped process
     else if (existing) return undefined; // re-authorised: it exists (or its registration is under way)
-    const base = await this.publicBase();
+    // A sandbox's webhooks come from this process to this process: its own address, public or not.
+    const base = adapter.manifest.sandbox ? adapter.manifest.sandbox.webhookBase() : await this.publicBase();
     if (!base) return undefined;
     const routeKey = randomBase62(24);
     const url = `${base}/webhooks/providers/${connection.provider}/${routeKey}`;

@@ -185,7 +185,14 @@ export interface ProviderManifest {
 }
 
 export interface SandboxBinding {
-  /** The address the sandbox listens on now (it changes with every start). */
-  baseUrl(): string;
+  /** The address the project's sandbox account listens on now (it changes with every start); throws while it starts. */
+  baseUrl(projectId: string): string;
+  /** Starts the project's account if it is not running, and answers its address. */
+  prepare(projectId: string): Promise<string>;
   credentials(): Record<string, string>;
+  /**
+   * Where this process receives the sandbox's webhooks (its own address; undefined while it is not listening):
+   * the sandbox's simulators deliver to it and to nothing else (src/sandbox/deliver.ts).
+   */
+  webhookBase(): string | undefined;
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { retryOnConflict, type Database } from './database';
 import { insertEvents } from './events.repo';
 import { apiKeys, connections, DELETION_CHECK_SUFFIX, linkedUsers, projects, users } from './schema';
@@ -171,6 +171,12 @@ export class ControlPlaneRepo {
   async findConnectionById(id: string): Promise<ConnectionRow | undefined> {
     const [row] = await this.db.select().from(connections).where(eq(connections.id, id));
     return row;
+  }
+
+  /** Every connection to one of these providers, of every project (the built-in sandbox's, at its start). */
+  async connectionsToProviders(providers: string[]): Promise<ConnectionRow[]> {
+    if (!providers.length) return [];
+    return this.db.select().from(connections).where(inArray(connections.provider, providers));
   }
 
   /**

@@ -69,7 +69,7 @@ describe('sandbox providers', () => {
     const patched = await server.call('PATCH', `/ticketing/tickets?id=${id}`, { body: { status: 'CLOSED' } });
     expect(patched.status).toBe(200);
     expect(patched.body.status).toBe('CLOSED');
-    const remote = server.omniport.sandbox!.simulators.zendesk!.state.tickets.get(Number(ticket.body.data.remote_id));
+    const remote = server.omniport.sandbox!.accountsOf(server.tenant.projectId)!.zendesk.state.tickets.get(Number(ticket.body.data.remote_id));
     expect(remote?.subject).toBe('Printer on fire');
 
     // The sandbox changes records on its own (every minute; here at once): the next incremental sync sees them.

@@ -7,7 +7,7 @@
  * empty batch; `drop()` deletes webhooks as Asana does after a day of failed deliveries.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 
 type Obj = Record<string, unknown>;
 

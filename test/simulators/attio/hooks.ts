@@ -7,7 +7,7 @@
  * HMAC-SHA256(secret, body), with a fresh `Idempotency-Key` per message.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 
 /** The event types `POST /v2/webhooks` takes (Attio's "Webhook reference"). */
 export const ATTIO_EVENT_TYPES = [

@@ -5,7 +5,7 @@
  * without history items), signed with `X-Signature` = hex HMAC-SHA256 of the body.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 
 type Obj = Record<string, unknown>;
 

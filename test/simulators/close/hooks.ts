@@ -6,7 +6,7 @@
  * HMAC-SHA256(hex-decoded signature_key, `close-sig-timestamp` + body).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 
 /** Event log object types and actions a subscription may name (Close's "List of event types", those simulated and a few more). */
 const OBJECT_TYPES = new Set([

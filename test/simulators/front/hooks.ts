@@ -8,7 +8,7 @@
  * (https://dev.frontapp.com/docs/application-webhooks).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { Serializer } from './serialize';
 import type { FrontState, SimEvent } from './state';
 

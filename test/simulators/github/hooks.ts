@@ -5,7 +5,7 @@
  * X-GitHub-Event, X-GitHub-Delivery, X-GitHub-Hook-ID and X-Hub-Signature-256 (sha256=<hex HMAC of the body>).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { Serializer } from './serialize';
 import type { GithubState, SimChange, SimRepo, SimUser } from './state';
 

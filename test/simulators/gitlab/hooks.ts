@@ -6,7 +6,7 @@
  * X-Gitlab-Event, X-Gitlab-Event-UUID, X-Gitlab-Webhook-UUID, X-Gitlab-Instance and Idempotency-Key.
  */
 import { randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { Serializer } from './serialize';
 import type { GitlabState, GlChange, ProjectRecord } from './state';
 

@@ -6,7 +6,7 @@
  * shows it (TicketHttpIntegration). Gorgias signs nothing: whatever the integration's headers carry is all.
  * Changes made in one step (a PUT that touches the ticket several times) send once per trigger and ticket.
  */
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { Serializer } from './serialize';
 import type { GorgiasState, SimTicket } from './state';
 

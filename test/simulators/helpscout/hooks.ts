@@ -4,7 +4,7 @@
  * the customer, the tag; `{id}` for a deletion) with `X-HelpScout-Event` and `X-HelpScout-Signature` (base64
  * HMAC-SHA1 of the body with the webhook's secret). Help Scout sends no delivery id and no time.
  */
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import { helpscoutSignature } from '../../../src/providers/helpscout/webhooks';
 
 export interface SimHsWebhook {

@@ -5,7 +5,7 @@
  * signed with the app's client secret (`X-Hub-Signature: sha1=<hex HMAC-SHA1 of the body>`).
  */
 import { randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import { intercomSignature } from '../../../src/providers/intercom/webhooks';
 
 export interface IntercomAppSettings {

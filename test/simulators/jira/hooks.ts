@@ -9,7 +9,7 @@
  * secret>` for dynamic ones.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { JiraChange, JiraState } from './state';
 
 type Obj = Record<string, unknown>;

@@ -6,7 +6,7 @@
  * `Linear-Signature` (hex HMAC-SHA256 of the body).
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { LinearState, LnChange } from './state';
 
 export interface SimWebhook {

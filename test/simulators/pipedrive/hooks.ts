@@ -5,7 +5,7 @@
  * credentials the webhook was created with (Pipedrive signs nothing).
  */
 import { randomUUID } from 'node:crypto';
-import { WebhookSender } from '../../../src/sandbox/simulators/shared/webhook-sender';
+import { WebhookSender } from '../shared/webhook-delivery';
 import type { EntityKind } from './store';
 
 export interface SimPdWebhook {

@@ -6,6 +6,7 @@ import { filterKnownDeviations, loadOpenApiValidator } from '../../support/opena
 import { specPath } from '../../support/provider-specs';
 import { startZendeskSimulator as startSimulator, type ZendeskSimulator, type ZendeskSimulatorOptions } from '../../../src/sandbox/simulators/zendesk';
 import { KNOWN_DEVIATIONS } from './spec-deviations';
+import { deliverAnywhere } from '../shared/webhook-delivery';
 
 export * from '../../../src/sandbox/simulators/zendesk';
 export { KNOWN_DEVIATIONS } from './spec-deviations';
@@ -18,7 +19,9 @@ export interface TestZendeskSimulatorOptions extends Omit<ZendeskSimulatorOption
 }
 
 export async function startZendeskSimulator(opts: TestZendeskSimulatorOptions = {}): Promise<ZendeskSimulator> {
-  const { specFile: file, validateSpec, ...rest } = opts;
+  const { specFile: file, validateSpec, ...given } = opts;
+  // Its webhooks go to whatever endpoint a test registers.
+  const rest = { deliverWebhook: deliverAnywhere, ...given };
   const specFile = file === null ? undefined : (file ?? specPath('zendesk', 'oas.yaml'));
   if (!specFile || validateSpec === false) return startSimulator(rest);
   const validator = await loadOpenApiValidator(specFile, { relaxNullable: 'scalars' });

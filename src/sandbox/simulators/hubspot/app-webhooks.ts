@@ -7,7 +7,7 @@
  * `X-HubSpot-Request-Timestamp`. Events of one short moment go in one batch (at most 100), as HubSpot does.
  */
 import { createHmac } from 'node:crypto';
-import { WebhookSender } from '../shared/webhook-sender';
+import { WebhookSender, type WebhookDelivery } from '../shared/webhook-sender';
 import type { HubSpotChange } from './store';
 
 const OBJECT: Record<string, string> = { contacts: 'contact', companies: 'company', deals: 'deal' };
@@ -19,13 +19,18 @@ export interface HubSpotAppSettings {
 }
 
 export class HubSpotAppWebhooks {
-  readonly sender = new WebhookSender();
+  readonly sender: WebhookSender;
   settings: HubSpotAppSettings | undefined;
   private queue: Record<string, unknown>[] = [];
   private timer: NodeJS.Timeout | undefined;
   private eventSeq = 1_000;
 
-  constructor(private readonly portalId: number) {}
+  constructor(
+    private readonly portalId: number,
+    deliver?: WebhookDelivery,
+  ) {
+    this.sender = new WebhookSender(deliver);
+  }
 
   /** As an app admin saving the app's webhook settings (undefined: unsubscribed). */
   configure(settings: HubSpotAppSettings | undefined): void {

@@ -59,6 +59,7 @@ import {
 } from './store';
 
 import { HubSpotAppWebhooks } from './app-webhooks';
+import type { WebhookDelivery } from '../shared/webhook-sender';
 export { FaultController, SimClock, HubSpotStore, TYPE_INFO, OBJECT_TYPES, ASSOCIATION_TYPES };
 export { HubSpotAppWebhooks, hubspotV3Headers, type HubSpotAppSettings } from './app-webhooks';
 export type { ActiveFault, FaultSpec, RecordedRequest, HubSpotObjectType, HubSpotRecord, HubSpotOwner, Pipeline, PropertyDefinition, PropertyValues };
@@ -97,6 +98,8 @@ export interface HubSpotSimulatorOptions {
   recordBodies?: boolean;
   /** Keep at most this many entries in `requests` (default: all). */
   maxRequestLog?: number;
+  /** How its app webhooks reach their target (default: they reach nothing; see shared/webhook-sender.ts). */
+  deliverWebhook?: WebhookDelivery;
   /** Targets per object in one page of v4 association batch reads (default 500, like HubSpot); the rest via `after`. */
   associationPageSize?: number;
   /** Results one search query can page through (default 10,000, like HubSpot); lower it to test the cap quickly. */
@@ -226,7 +229,7 @@ export async function startHubSpotSimulator(opts: HubSpotSimulatorOptions = {}):
   const tokens = new Map<string, TokenInfo>();
   (opts.accessTokens ?? ['hs-test-token']).forEach((t, i) => tokens.set(t, { label: i === 0 ? 'default' : `token-${i + 1}`, kind: 'private-app' }));
   const portalId = opts.portalId ?? 62_515;
-  const appWebhooks = new HubSpotAppWebhooks(portalId);
+  const appWebhooks = new HubSpotAppWebhooks(portalId, opts.deliverWebhook);
   store.listeners.push((change) => appWebhooks.changed(change));
   const rl = {
     daily: opts.rateLimit?.daily ?? 500_000,

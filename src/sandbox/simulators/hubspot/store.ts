@@ -132,6 +132,11 @@ export class HubSpotStore {
     }
   }
 
+  /** Every record id handed out from now on is at least `base` (the sandbox's per-start ids, src/sandbox/ids.ts). */
+  startIdsFrom(base: number): void {
+    for (const t of OBJECT_TYPES) this.nextId[t] = Math.max(this.nextId[t], base);
+  }
+
   // ------------------------------------------------------------------ owners
 
   addOwner(o: Partial<Omit<HubSpotOwner, 'id'>> & { id?: string } = {}): HubSpotOwner {

@@ -45,6 +45,7 @@ import { HttpError, type Query } from './pagination';
 import { createRoutes, type HandlerResult, type RequestContext, type Route } from './routes';
 import { Serializer } from './serialize';
 import { ZendeskWebhooks } from './webhooks';
+import type { WebhookDelivery } from '../shared/webhook-sender';
 import {
   ZendeskState,
   type CommentInput,
@@ -110,6 +111,8 @@ export interface ZendeskSimulatorOptions {
   seedDefaults?: boolean;
   /** Keep at most this many entries in `requests` (oldest dropped). Default 10 000. */
   maxRequestLog?: number;
+  /** How its webhooks reach their endpoints (default: they reach nothing; see shared/webhook-sender.ts). */
+  deliverWebhook?: WebhookDelivery;
 }
 
 export interface RecordedRequest {
@@ -262,7 +265,7 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
     }, ms);
     timers.add(t);
   };
-  const webhooks = new ZendeskWebhooks(state);
+  const webhooks = new ZendeskWebhooks(state, opts.deliverWebhook);
   const routes: Route[] = [
     ...createRoutes({
       state,

@@ -467,6 +467,11 @@ export class ZendeskState {
     return ++this.seq[kind];
   }
 
+  /** Every id handed out from now on is at least `base` (the sandbox's per-start ids, src/sandbox/ids.ts). */
+  startIdsFrom(base: number): void {
+    for (const kind of Object.keys(this.seq) as (keyof typeof this.seq)[]) this.seq[kind] = Math.max(this.seq[kind], base - 1);
+  }
+
   /** Next ticket id that will be assigned. */
   peekNextTicketId(): number {
     return this.seq.ticket + 1;

@@ -6,7 +6,7 @@
  * one write that changes status and adds a comment sends both events.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { WebhookSender } from '../shared/webhook-sender';
+import { WebhookSender, type WebhookDelivery } from '../shared/webhook-sender';
 import { HttpError } from './pagination';
 import { notFound, route, type Route } from './routes';
 import type { TicketRecord, ZendeskState } from './state';
@@ -50,12 +50,16 @@ const str = (v: number | null | undefined) => (v === null || v === undefined ? n
 
 export class ZendeskWebhooks {
   readonly hooks = new Map<string, SimZendeskWebhook>();
-  readonly sender = new WebhookSender();
+  readonly sender: WebhookSender;
   private readonly seen = new Map<number, Snapshot>();
   private readonly pending = new Set<number>();
   private readonly accountId = 10_000 + Math.floor(Math.random() * 1000);
 
-  constructor(private readonly state: ZendeskState) {
+  constructor(
+    private readonly state: ZendeskState,
+    deliver?: WebhookDelivery,
+  ) {
+    this.sender = new WebhookSender(deliver);
     state.ticketListeners.push((t) => this.touched(t));
   }
 
