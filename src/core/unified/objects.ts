@@ -23,6 +23,14 @@ export type BatchItem = { ok: true; view: View } | { ok: false; error: AppError 
  * What every vertical shares: reads from the store (one query per page, children batch-loaded),
  * lookups by id inside the caller's project, and read-after-write saving of provider answers.
  */
+/**
+ * A connection's token used on the other vertical's endpoints (a HubSpot token on /ticketing/…): the same
+ * 422 on reads as on writes, instead of an empty list.
+ */
+export function notOfVertical(provider: string, vertical: 'ticketing' | 'crm'): AppError {
+  return new AppError('unsupported_by_provider', `${provider} is not a ${vertical === 'crm' ? 'CRM' : 'ticketing'} provider`, { field: 'x-connection-token' });
+}
+
 export class UnifiedObjects {
   constructor(
     readonly repo: UnifiedRepo,
@@ -42,6 +50,8 @@ export class UnifiedObjects {
     filter: UnifiedListFilter,
     opts: { remoteData: boolean },
   ): Promise<Page<View> & { json?: undefined } | Page<string> & { json: true }> {
+    const vertical = objectType.split('.')[0] as 'ticketing' | 'crm';
+    if (connection.vertical !== vertical) throw notOfVertical(connection.provider, vertical);
     const mappings = await this.fieldMapping.mappingsOf(connection);
     // Mapped custom field values are read from remote_data: it is read only when asked for or mapped.
     const mapped = mappings.some((m) => m.objectTypeOwner === objectType);
