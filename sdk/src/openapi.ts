@@ -1776,7 +1776,7 @@ export interface components {
         };
         Attachment: {
             comment_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -1786,14 +1786,18 @@ export interface components {
             file_url: string | null;
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             ticket_id: string | null;
@@ -1825,7 +1829,7 @@ export interface components {
         };
         Collection: {
             collection_type: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1834,16 +1838,20 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             parent_id: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -1851,7 +1859,7 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             body: string | null;
             contact_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             creator_type: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1862,14 +1870,18 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             is_private: boolean | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             ticket_id: string | null;
@@ -1895,7 +1907,7 @@ export interface components {
         };
         CrmCompany: {
             addresses: components["schemas"]["Address"][];
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_addresses: components["schemas"]["Email"][];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1905,17 +1917,21 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             industry: string | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             number_of_employees: number | null;
             phone_numbers: components["schemas"]["Phone"][];
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
@@ -1923,7 +1939,7 @@ export interface components {
         CrmContact: {
             addresses: components["schemas"]["Address"][];
             company_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_addresses: components["schemas"]["Email"][];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1934,15 +1950,19 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             last_name: string | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             phone_numbers: components["schemas"]["Phone"][];
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
@@ -1953,7 +1973,7 @@ export interface components {
             close_date: string | null;
             company_id: string | null;
             contact_ids: string[];
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             currency: string | null;
             description: string | null;
@@ -1963,15 +1983,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             stage_id: string | null;
@@ -1981,7 +2005,7 @@ export interface components {
             company_id: string | null;
             contact_ids: string[];
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             direction: string | null;
             end_time: string | null;
@@ -1991,14 +2015,18 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             start_at: string | null;
@@ -2010,7 +2038,7 @@ export interface components {
             company_id: string | null;
             contact_id: string | null;
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             deal_id: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2019,20 +2047,24 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
         };
         CrmStage: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -2040,17 +2072,21 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             pipeline_id: string | null;
             pipeline_name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2058,7 +2094,7 @@ export interface components {
             company_id: string | null;
             contact_id: string | null;
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             deal_id: string | null;
             due_date: string | null;
@@ -2069,14 +2105,18 @@ export interface components {
             finished_date: string | null;
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             status: string | null;
@@ -2084,7 +2124,7 @@ export interface components {
             user_id: string | null;
         };
         CrmUser: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2093,15 +2133,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2321,7 +2365,7 @@ export interface components {
             stream: string;
         };
         Tag: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -2329,20 +2373,24 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         Team: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2351,15 +2399,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2368,7 +2420,7 @@ export interface components {
             assigned_to: string[];
             completed_at: string | null;
             contact_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string[];
             due_date: string | null;
@@ -2378,18 +2430,22 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             parent_ticket: string | null;
             priority: string | null;
             project_id: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             status: string | null;
@@ -2397,7 +2453,7 @@ export interface components {
             type: string | null;
         };
         TicketingAccount: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             domains: string[];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2406,21 +2462,25 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         TicketingContact: {
             account_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             details: string | null;
             email_address: string | null;
@@ -2430,22 +2490,26 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             phone_number: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         TicketingUser: {
             account_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_address: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2454,15 +2518,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             teams: string[];
@@ -3442,18 +3510,30 @@ export interface operations {
     "crm.companies.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -3521,6 +3601,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -3716,6 +3798,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -3914,6 +3998,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -4029,6 +4115,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -4225,6 +4313,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -4351,6 +4441,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -4411,6 +4503,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -4460,8 +4554,10 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description Only contacts with this email address (exact match, as stored). */
@@ -4470,10 +4566,20 @@ export interface operations {
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -4541,6 +4647,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -4738,6 +4846,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -4938,6 +5048,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5053,6 +5165,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5251,6 +5365,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5377,6 +5493,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -5437,6 +5555,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -5486,18 +5606,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only deals in this stage (Omniport id). */
                 stage_id?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
@@ -5567,6 +5699,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -5702,6 +5836,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -5840,6 +5976,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -5936,6 +6074,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -6072,6 +6212,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -6179,6 +6321,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -6220,6 +6364,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -6250,18 +6396,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -6329,6 +6487,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -6468,6 +6628,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6610,6 +6772,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6706,6 +6870,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6846,6 +7012,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6953,6 +7121,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -6994,6 +7164,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -7024,18 +7196,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -7103,6 +7287,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7222,6 +7408,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7344,6 +7532,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7434,6 +7624,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7554,6 +7746,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7655,6 +7849,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7690,6 +7886,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7712,18 +7910,30 @@ export interface operations {
     "crm.stages.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -7789,6 +7999,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "pipeline_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7882,6 +8094,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "pipeline_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7903,18 +8117,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -7982,6 +8208,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8116,6 +8344,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8253,6 +8483,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8347,6 +8579,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8482,6 +8716,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8587,6 +8823,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8626,6 +8864,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8652,18 +8892,30 @@ export interface operations {
     "crm.users.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -8729,6 +8981,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email": "ada@example.com"
@@ -8821,6 +9075,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email": "ada@example.com"
@@ -11689,18 +11945,30 @@ export interface operations {
     "ticketing.accounts.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -11766,6 +12034,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "domains": [
@@ -11860,6 +12130,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "domains": [
@@ -11880,18 +12152,30 @@ export interface operations {
     "ticketing.attachments.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -11957,6 +12241,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "file_name": "Example file name",
                      *           "file_url": "https://example.com/files/report.pdf",
@@ -12163,6 +12449,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "file_name": "Example file name",
                      *         "file_url": "https://example.com/files/report.pdf",
@@ -12184,18 +12472,30 @@ export interface operations {
     "ticketing.collections.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -12261,6 +12561,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -12355,6 +12657,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -12375,18 +12679,30 @@ export interface operations {
     "ticketing.comments.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only the comments of this ticket. */
                 ticket_id?: string;
             };
@@ -12454,6 +12770,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "body": "Example body",
                      *           "html_body": "Example html body",
@@ -12470,6 +12788,8 @@ export interface operations {
                      *               "field_mappings": {},
                      *               "created_at": "2026-11-24T09:30:00.000Z",
                      *               "modified_at": "2026-11-24T09:30:00.000Z",
+                     *               "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *               "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *               "remote_was_deleted": true,
                      *               "file_name": "Example file name",
                      *               "file_url": "https://example.com/files/report.pdf",
@@ -12601,6 +12921,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "body": "Example body",
                      *         "html_body": "Example html body",
@@ -12617,6 +12939,8 @@ export interface operations {
                      *             "field_mappings": {},
                      *             "created_at": "2026-11-24T09:30:00.000Z",
                      *             "modified_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *             "remote_was_deleted": true,
                      *             "file_name": "Example file name",
                      *             "file_url": "https://example.com/files/report.pdf",
@@ -12709,6 +13033,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "body": "Example body",
                      *         "html_body": "Example html body",
@@ -12725,6 +13051,8 @@ export interface operations {
                      *             "field_mappings": {},
                      *             "created_at": "2026-11-24T09:30:00.000Z",
                      *             "modified_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *             "remote_was_deleted": true,
                      *             "file_name": "Example file name",
                      *             "file_url": "https://example.com/files/report.pdf",
@@ -12748,18 +13076,30 @@ export interface operations {
     "ticketing.contacts.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -12825,6 +13165,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email_address": "ada@example.com",
@@ -12920,6 +13262,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email_address": "ada@example.com",
@@ -12941,18 +13285,30 @@ export interface operations {
     "ticketing.tags.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -13018,6 +13374,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name"
                      *         }
@@ -13109,6 +13467,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name"
                      *       }
@@ -13126,18 +13486,30 @@ export interface operations {
     "ticketing.teams.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -13203,6 +13575,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description"
@@ -13295,6 +13669,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description"
@@ -13319,22 +13695,34 @@ export interface operations {
                 assigned_to?: string;
                 /** @description Only tickets of this contact (Omniport id). */
                 contact_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
                 /** @description Only tickets with this priority. */
                 priority?: "URGENT" | "HIGH" | "MEDIUM" | "LOW";
                 /** @description Only tickets of this collection (Omniport id). */
                 project_id?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only tickets with this status. */
                 status?: "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "CLOSED";
             };
@@ -13402,6 +13790,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -13566,6 +13956,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "status": "Example status",
@@ -13724,6 +14116,8 @@ export interface operations {
                      *       "field_mappings": {},
                      *       "created_at": "2026-11-24T09:30:00.000Z",
                      *       "modified_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *       "remote_was_deleted": true,
                      *       "name": "Example name",
                      *       "status": "Example status",
@@ -13823,6 +14217,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "status": "Example status",
@@ -13978,6 +14374,8 @@ export interface operations {
                      *       "field_mappings": {},
                      *       "created_at": "2026-11-24T09:30:00.000Z",
                      *       "modified_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *       "remote_was_deleted": true,
                      *       "name": "Example name",
                      *       "status": "Example status",
@@ -14088,6 +14486,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -14137,6 +14537,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -14173,18 +14575,30 @@ export interface operations {
     "ticketing.users.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -14250,6 +14664,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email_address": "ada@example.com",
@@ -14346,6 +14762,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email_address": "ada@example.com",

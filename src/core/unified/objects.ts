@@ -5,7 +5,7 @@ import { toRows } from './records';
 import { unifiedView } from './view';
 import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
 import type { Page, PageRequest } from '../../store/pagination';
-import type { ListedRow, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
+import type { ListedRow, StoreTimes, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
 import type { ResolvedMapping } from '../../store/field-mapping.repo';
 import type { FieldMappingService } from '../field-mapping';
 import type { LookupCache } from '../../store/lookup-cache';
@@ -121,9 +121,10 @@ export class UnifiedObjects {
   /** Saves the successes of a bulk write in one statement and pairs every input with its result, in order. */
   async saveBulk(connection: ConnectionRow, outcomes: BulkItemResult[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
     const written = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
-    const rowsOf = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
+    const stored = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
+    const times = new Map<string, StoreTimes>();
     try {
-      await this.repo.upsert(rowsOf.flat());
+      await this.repo.upsert(stored.flat(), { times });
     } catch (err) {
       if (!isDatabaseUnavailable(err) || written.length === 0) throw err;
       // Written at the provider, not stored: never answered as a failure the client may simply retry.
@@ -135,7 +136,7 @@ export class UnifiedObjects {
     let next = 0;
     return outcomes.map((outcome) => {
       if (!outcome.ok) return { ok: false as const, error: asAppError(outcome.error) };
-      const rows = rowsOf[next++]!;
+      const rows = stored[next++]!.map((r) => ({ ...r, ...times.get(r.id)! }));
       const view = this.view(connection, mappings, rows[0]!, opts);
       if (rows[0]!.objectType === 'ticketing.comment') {
         view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => this.view(connection, mappings, r, opts));
@@ -165,7 +166,7 @@ export class UnifiedObjects {
     });
   }
 
-  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: ListedRow | UnifiedInsert, opts: { remoteData: boolean }): View {
+  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: ListedRow | (UnifiedInsert & StoreTimes), opts: { remoteData: boolean }): View {
     const view = unifiedView(row, opts);
     view.field_mappings = this.fieldMapping.readValues(connection, mappings, row.objectType, row.remoteData);
     return view;
