@@ -26,7 +26,7 @@ export function registerFailedAuthLimit(app: FastifyInstance, perMinute: number)
     return sendError(
       request,
       reply,
-      new AppError('rate_limited', `too many requests without a valid API key from this address; retry in ${retryAfter} s`, {}, { 'retry-after': String(retryAfter) }),
+      new AppError('rate_limited', `too many requests without a valid API key from this address (the server's OMNIPORT_AUTH_FAILURES_PER_MINUTE); retry in ${retryAfter} s`, {}, { 'retry-after': String(retryAfter) }),
     );
   });
 

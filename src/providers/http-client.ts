@@ -164,7 +164,7 @@ export class ProviderHttpClient {
         });
       } catch (err) {
         if (isBlockedAddress(err)) {
-          throw new AppError('unprocessable', `${provider}: the connection's address is not public, and private addresses are not allowed (OMNIPORT_ALLOW_PRIVATE_URLS)`, { provider, field: 'base_url' });
+          throw new AppError('unprocessable', `${provider}: the connection's address is not public, and private addresses are not allowed; set OMNIPORT_ALLOW_PRIVATE_URLS=true to allow them`, { provider, field: 'base_url' });
         }
         const timedOut = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
         const code = (err as { code?: string }).code;
