@@ -129,6 +129,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         title: 'Omniport',
         version: '0.1.0',
         description: 'One REST interface over ticketing and CRM products. See README.md for a walkthrough.',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
       servers: opts.publicUrl ? [{ url: opts.publicUrl }] : [],
       components: {

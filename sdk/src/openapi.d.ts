@@ -73,8 +73,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an API key for a user of the caller’s project (endpoint 1)
-         * @description Generate an API key for a user of the caller’s project (endpoint 1). Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Generate an API key for a user of the caller’s project
+         * @description Generate an API key for a user of the caller’s project. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["auth.generateApiKey"];
         delete?: never;
@@ -291,7 +291,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create up to 100 contact objects (endpoint 8): one result per element, in order
+         * Create up to 100 contact objects: one result per element, in order
          * @description Status 201 when every element was created, 207 when some failed; a failed element is an error object. Uses the provider’s batch API where it has one. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["crm.contacts.createBatch"];
@@ -348,7 +348,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a deal (endpoint 7); the API key is enough
+         * Update a deal; the API key is enough
          * @description As the interface shows endpoint 7, the answer carries remote_data unless remote_data=false. An empty body changes nothing and answers the stored deal without calling the provider. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         patch: operations["crm.deals.update"];
@@ -784,8 +784,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Define a custom attribute of the project (endpoint 11)
-         * @description Define a custom attribute of the project (endpoint 11). Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Define a custom attribute of the project
+         * @description Define a custom attribute of the project. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["fieldMapping.define"];
         delete?: never;
@@ -804,7 +804,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Map an attribute to a provider custom field for one linked user (endpoint 9)
+         * Map an attribute to a provider custom field for one linked user
          * @description linked_user_id accepts the Omniport id or the linked_user_origin_id. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["fieldMapping.map"];
@@ -1034,7 +1034,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a magic link for a linked user (endpoint 10)
+         * Create a magic link for a linked user
          * @description Creates or reuses the linked user (by linked_user_origin_id) and returns the URL of the hosted connect page, where they connect their account. The developer learns the connection token from the connection.created event and GET /connections. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["magicLink.create"];
@@ -1375,8 +1375,8 @@ export interface paths {
         get: operations["ticketing.comments.list"];
         put?: never;
         /**
-         * Add a comment to a ticket, with attachments (endpoint 4)
-         * @description Add a comment to a ticket, with attachments (endpoint 4). Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Add a comment to a ticket, with attachments
+         * @description Add a comment to a ticket, with attachments. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.comments.create"];
         delete?: never;
@@ -1539,16 +1539,16 @@ export interface paths {
         get: operations["ticketing.tickets.list"];
         put?: never;
         /**
-         * Create a ticket in the connection’s ticketing product (endpoint 3)
-         * @description Create a ticket in the connection’s ticketing product (endpoint 3). Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Create a ticket in the connection’s ticketing product
+         * @description Create a ticket in the connection’s ticketing product. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.tickets.create"];
         delete?: never;
         options?: never;
         head?: never;
         /**
-         * Update a ticket (endpoint 6): ?id=<ticket id>; answers the bare ticket
-         * @description Update a ticket (endpoint 6): ?id=<ticket id>; answers the bare ticket. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Update a ticket: ?id=<ticket id>; answers the bare ticket
+         * @description Update a ticket: ?id=<ticket id>; answers the bare ticket. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         patch: operations["ticketing.tickets.updateByQueryId"];
         trace?: never;
@@ -1587,7 +1587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create up to 100 tickets (endpoint 2): one result per element, in order
+         * Create up to 100 tickets: one result per element, in order
          * @description Status 201 when every element was created, 207 when some failed; a failed element is an error object. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.tickets.createBatch"];
@@ -2612,7 +2612,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2632,9 +2632,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2709,7 +2709,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2729,9 +2729,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2801,7 +2801,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2821,9 +2821,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2899,7 +2899,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2919,9 +2919,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2977,7 +2977,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2997,9 +2997,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3075,7 +3075,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3095,9 +3095,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3160,7 +3160,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3180,9 +3180,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3273,7 +3273,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3293,9 +3293,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3356,7 +3356,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3376,9 +3376,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3463,7 +3463,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3483,9 +3483,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3551,7 +3551,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3571,9 +3571,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3749,7 +3749,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3769,9 +3769,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3949,7 +3949,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3969,9 +3969,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4066,7 +4066,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4086,9 +4086,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4264,7 +4264,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4284,9 +4284,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4391,7 +4391,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4411,9 +4411,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4597,7 +4597,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4617,9 +4617,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4797,7 +4797,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4817,9 +4817,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4999,7 +4999,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5019,9 +5019,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5116,7 +5116,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5136,9 +5136,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5316,7 +5316,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5336,9 +5336,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5443,7 +5443,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5463,9 +5463,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5649,7 +5649,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5669,9 +5669,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5787,7 +5787,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5807,9 +5807,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5927,7 +5927,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5947,9 +5947,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6025,7 +6025,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6045,9 +6045,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6163,7 +6163,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6183,9 +6183,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6271,7 +6271,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6291,9 +6291,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6437,7 +6437,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6457,9 +6457,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6579,7 +6579,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6599,9 +6599,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6723,7 +6723,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6743,9 +6743,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6821,7 +6821,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6841,9 +6841,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6963,7 +6963,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6983,9 +6983,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7071,7 +7071,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7091,9 +7091,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7237,7 +7237,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7257,9 +7257,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7359,7 +7359,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7379,9 +7379,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7483,7 +7483,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7503,9 +7503,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7575,7 +7575,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7595,9 +7595,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7697,7 +7697,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7717,9 +7717,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7799,7 +7799,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7819,9 +7819,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7949,7 +7949,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7969,9 +7969,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8045,7 +8045,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8065,9 +8065,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8158,7 +8158,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8178,9 +8178,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8295,7 +8295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8315,9 +8315,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8434,7 +8434,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8454,9 +8454,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8530,7 +8530,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8550,9 +8550,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8667,7 +8667,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8687,9 +8687,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8773,7 +8773,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8793,9 +8793,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8931,7 +8931,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8951,9 +8951,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9026,7 +9026,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9046,9 +9046,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9117,7 +9117,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9137,9 +9137,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9200,7 +9200,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9220,9 +9220,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9279,7 +9279,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9299,9 +9299,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9370,7 +9370,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9390,9 +9390,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9461,7 +9461,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9481,9 +9481,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9544,7 +9544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9564,9 +9564,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9643,7 +9643,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9663,9 +9663,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9730,7 +9730,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9750,9 +9750,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9821,7 +9821,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9841,9 +9841,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9887,7 +9887,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9907,9 +9907,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9962,6 +9962,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
+                     *       "details": {
+                     *         "code": "provider_error",
+                     *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10003,7 +10023,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10023,9 +10043,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10107,7 +10127,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10127,9 +10147,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10188,7 +10208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10208,9 +10228,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10289,7 +10309,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10309,9 +10329,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10373,7 +10393,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10393,9 +10413,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10458,7 +10478,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10478,9 +10498,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10560,7 +10580,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10580,9 +10600,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10659,7 +10679,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10679,9 +10699,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10791,7 +10811,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10811,9 +10831,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10883,7 +10903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10903,9 +10923,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10976,7 +10996,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10996,9 +11016,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11070,7 +11090,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11090,9 +11110,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11184,7 +11204,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11204,9 +11224,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11275,7 +11295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11295,9 +11315,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11366,7 +11386,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11386,9 +11406,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11441,7 +11461,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11461,9 +11481,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11536,7 +11556,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11556,9 +11576,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11613,7 +11633,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11633,9 +11653,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11698,6 +11718,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
+                     *       "details": {
+                     *         "code": "provider_error",
+                     *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11725,10 +11765,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database does not answer",
                      *       "details": {
-                     *         "code": "provider_error",
+                     *         "code": "provider_unavailable",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
                      *       }
                      *     }
@@ -11773,7 +11813,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11793,9 +11833,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11850,7 +11890,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11870,9 +11910,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11984,7 +12024,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12004,9 +12044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12081,7 +12121,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12101,9 +12141,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12191,7 +12231,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12211,9 +12251,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12317,7 +12357,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12337,9 +12377,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12400,7 +12440,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12420,9 +12460,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12511,7 +12551,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12531,9 +12571,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12608,7 +12648,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12628,9 +12668,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12720,7 +12760,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12740,9 +12780,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12872,7 +12912,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12892,9 +12932,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12984,7 +13024,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13004,9 +13044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13115,7 +13155,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13135,9 +13175,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13213,7 +13253,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13233,9 +13273,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13324,7 +13364,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13344,9 +13384,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13418,7 +13458,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13438,9 +13478,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13525,7 +13565,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13545,9 +13585,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13620,7 +13660,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13640,9 +13680,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13740,7 +13780,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13760,9 +13800,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13907,7 +13947,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13927,9 +13967,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14070,7 +14110,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14090,9 +14130,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14168,7 +14208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14188,9 +14228,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14328,7 +14368,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14348,9 +14388,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14436,7 +14476,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14456,9 +14496,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14614,7 +14654,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14634,9 +14674,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14713,7 +14753,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14733,9 +14773,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14805,7 +14845,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14825,9 +14865,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14916,7 +14956,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14936,9 +14976,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15019,7 +15059,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15039,9 +15079,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15108,7 +15148,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15128,9 +15168,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15195,7 +15235,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15215,9 +15255,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15286,7 +15326,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15306,9 +15346,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15387,7 +15427,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15407,9 +15447,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15493,7 +15533,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15513,9 +15553,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
