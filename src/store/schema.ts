@@ -460,6 +460,10 @@ export const idempotencyKeys = pgTable(
     /** Encrypted with the SecretBox: answers hold connection tokens, API keys and magic links. */
     responseBody: text('response_body'),
     responseContentType: text('response_content_type'),
+    /** The process running the request (its instance id) while in_progress. */
+    owner: text('owner'),
+    /** Refreshed every few seconds by the owner while the request runs: a stale one means its process died. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
