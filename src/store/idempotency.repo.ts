@@ -42,12 +42,12 @@ export class IdempotencyRepo {
 
   /**
    * Takes over a claim whose owner stopped: its heartbeat is older than `staleMs` (or, with `foreignIsDead`,
-   * it belongs to another process at all: the embedded database has one). Of two retries exactly one gets it.
+   * it belongs to another process at all: the embedded database has one). A claim of this process that no
+   * request runs any more (its answer could not be kept) stops beating too. Of two retries exactly one gets it.
    */
   async takeOver(scope: IdempotencyScope, owner: string, staleMs: number, foreignIsDead: boolean): Promise<IdempotencyRow | undefined> {
-    const stale = foreignIsDead
-      ? sql`${idempotencyKeys.owner} is distinct from ${owner}`
-      : lt(idempotencyKeys.heartbeatAt, sql`now() - make_interval(secs => ${staleMs / 1000})`);
+    const silent = lt(idempotencyKeys.heartbeatAt, sql`now() - make_interval(secs => ${staleMs / 1000})`);
+    const stale = foreignIsDead ? or(sql`${idempotencyKeys.owner} is distinct from ${owner}`, silent) : silent;
     const [row] = await this.db
       .update(idempotencyKeys)
       .set({ owner, heartbeatAt: sql`date_trunc('milliseconds', now())` })
