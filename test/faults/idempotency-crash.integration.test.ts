@@ -5,15 +5,12 @@
  * the first attempt wrote — HubSpot contacts by their unique email, a Zendesk bulk job among the recent job
  * statuses — and answers the real outcome, without writing anything twice, within 30 s of the restart.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inject, afterAll, expect, it } from 'vitest';
-import { freshDatabase } from '../support/harness';
+import { afterAll, expect, it } from 'vitest';
 import { startHubSpotSimulator } from '../simulators/hubspot';
 import { startZendeskSimulator } from '../simulators/zendesk';
-import { OmniportExitedError, startOmniport, type OmniportProcess } from '../support/omniport-process';
+import type { OmniportProcess } from '../support/omniport-process';
+import { crashStorage, startCrashServer } from '../support/crash-servers';
 
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -22,41 +19,8 @@ afterAll(async () => {
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function storage(): Promise<Record<string, string>> {
-  if (inject('databaseKind') === 'postgres') {
-    const db = await freshDatabase();
-    cleanups.push(() => db.drop());
-    return { DATABASE_URL: (db.target as { url: string }).url, OMNIPORT_SECRET_KEY: randomBytes(32).toString('hex') };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-idem-crash-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return { OMNIPORT_DATA_DIR: dir };
-}
-
-async function startServer(env: Record<string, string>): Promise<OmniportProcess> {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
-    OMNIPORT_BOOTSTRAP_API_KEY: KEY,
-    OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
-    OMNIPORT_PACE_PROVIDER_BUDGETS: 'false',
-    OMNIPORT_SANDBOX: 'false',
-    ...env,
-  };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    try {
-      const server = await startOmniport({ env: childEnv, timeoutMs: Math.max(1, deadline - Date.now()) });
-      cleanups.push(() => server.stop('SIGKILL'));
-      return server;
-    } catch (e) {
-      if (!(e instanceof OmniportExitedError) || Date.now() >= deadline) throw e;
-      await sleep(1_000); // the dead process's data directory still locked: try again
-    }
-  }
-}
+const storage = () => crashStorage(cleanups, 'omniport-idem-crash-');
+const startServer = (env: Record<string, string>) => startCrashServer({ OMNIPORT_SANDBOX: 'false', ...env }, KEY, cleanups);
 
 const call = (server: OmniportProcess, method: string, p: string, o: { body?: unknown; token?: string; key?: string } = {}) =>
   fetch(server.url + p, {

@@ -5,17 +5,14 @@
  * Production thresholds (heartbeat 15 s, stale after 60 s): the takeover time is measured and printed.
  * The same for a process killed while a webhook delivery is in flight: delivered again, same webhook-id.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { inject, afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/harness';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
-import { OmniportExitedError, startOmniport, type OmniportProcess } from '../support/omniport-process';
+import type { OmniportProcess } from '../support/omniport-process';
+import { crashStorage, startCrashServer } from '../support/crash-servers';
 
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
 const TICKETS = 2_500;
@@ -26,42 +23,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Where the child processes keep their data: a PostgreSQL database cloned from the template, or a PGlite directory. */
-async function storage(): Promise<Record<string, string>> {
-  if (inject('databaseKind') === 'postgres') {
-    const db = await freshDatabase();
-    cleanups.push(() => db.drop());
-    return { DATABASE_URL: (db.target as { url: string }).url, OMNIPORT_SECRET_KEY: randomBytes(32).toString('hex') };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omniport-crash-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return { OMNIPORT_DATA_DIR: dir };
-}
-
-/** `omniport start` in a child process; on PGlite a restart may find the dead owner's lock for a few seconds. */
-async function startServer(env: Record<string, string>): Promise<OmniportProcess> {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
-    OMNIPORT_BOOTSTRAP_API_KEY: KEY,
-    OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
-    OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
-    ...env,
-  };
-  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    try {
-      const server = await startOmniport({ env: childEnv, timeoutMs: Math.max(1, deadline - Date.now()) });
-      cleanups.push(() => server.stop('SIGKILL'));
-      return server;
-    } catch (e) {
-      if (!(e instanceof OmniportExitedError) || Date.now() >= deadline) throw e;
-      await sleep(1_000); // exited (the data directory still locked): try again
-    }
-  }
-}
+const storage = () => crashStorage(cleanups);
+const startServer = (env: Record<string, string>) => startCrashServer(env, KEY, cleanups);
 
 const api = (server: OmniportProcess, method: string, p: string, opts: { body?: unknown; token?: string } = {}) =>
   fetch(server.url + p, {
