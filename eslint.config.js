@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'dist.tmp-*/', '.omniport/', 'test-artifacts/', 'src/store/migrations/', 'sdk/dist/', 'sdk/src/openapi.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'dist.tmp-*/', '.omniport/', 'test-artifacts/', 'src/store/migrations/', 'sdk/dist/', 'sdk/src/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -33,6 +33,7 @@ const envSchema = z.object({
       message: 'true, a hop count (1) or a comma-separated list of proxy addresses or CIDR ranges (10.0.0.0/8, 127.0.0.1)',
     }),
   OMNIPORT_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  OMNIPORT_IDEMPOTENCY_STALE_SECONDS: z.coerce.number().min(1).max(3600).default(15),
   OMNIPORT_AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(90),
   OMNIPORT_PACE_PROVIDER_BUDGETS: z.enum(['true', 'false']).default('true'),
   OMNIPORT_SANDBOX: z.enum(['true', 'false']).optional(),
@@ -86,6 +87,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** How long the first answer of a write with an Idempotency-Key is kept for replay. */
   idempotencyTtlHours: number;
+  /** A running Idempotency-Key claim whose heartbeat is older than this lost its process: a retry takes it over. */
+  idempotencyStaleSeconds: number;
   /** How long audit log entries are kept. */
   auditRetentionDays: number;
   /** Pace provider calls to the budgets the providers document (off only for tests against simulators). */
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: e.OMNIPORT_AUTH_FAILURES_PER_MINUTE,
     trustProxy: trustProxyOf(e.OMNIPORT_TRUST_PROXY),
     idempotencyTtlHours: e.OMNIPORT_IDEMPOTENCY_TTL_HOURS,
+    idempotencyStaleSeconds: e.OMNIPORT_IDEMPOTENCY_STALE_SECONDS,
     auditRetentionDays: e.OMNIPORT_AUDIT_RETENTION_DAYS,
     paceProviderBudgets: e.OMNIPORT_PACE_PROVIDER_BUDGETS === 'true',
     providerBudgetOverrides: Object.fromEntries(

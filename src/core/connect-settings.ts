@@ -1,4 +1,4 @@
-import { AppError } from './errors';
+import { AppError, unknownProvider } from './errors';
 import type { AccessContext } from './access';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ConnectRepo } from '../store/connect.repo';
@@ -88,7 +88,7 @@ export class ConnectSettingsService {
         const known = this.providers.names();
         const unknown = input.enabled_providers.filter((p) => !known.includes(p));
         if (unknown.length > 0) {
-          throw new AppError('validation_failed', `unknown provider ${JSON.stringify(unknown[0])}`, { field: 'enabled_providers', allowed: known });
+          throw unknownProvider(unknown[0]!, 'enabled_providers', known);
         }
       }
       values.enabledProviders = input.enabled_providers === null ? null : [...new Set(input.enabled_providers)];

@@ -1,4 +1,4 @@
-import { AppError, notFound } from './errors';
+import { AppError, notFound, unknownProvider } from './errors';
 import { assertReachableFromInternet } from './network';
 import { isUuid, type AccessContext } from './access';
 import { newConnectionToken, sha256Hex, type SecretBox } from './secrets';
@@ -77,11 +77,7 @@ export class ConnectionService {
   } {
     const manifest = this.providers.get(input.provider);
     if (!manifest) {
-      const known = this.providers.names();
-      throw new AppError('validation_failed', `unknown provider ${JSON.stringify(input.provider)}`, {
-        field: 'provider',
-        allowed: known,
-      });
+      throw unknownProvider(input.provider, 'provider', this.providers.names());
     }
     if (manifest.sandbox) {
       for (const field of ['base_url', 'credentials'] as const) {

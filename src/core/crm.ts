@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from './errors';
 import type { AccessContext } from './access';
 import { loadReferences, resolveReferences, type ReferenceField } from './unified/references';
-import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
+import { asAppError, notOfVertical, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
 import { crmWritables, type CrmWritable } from './unified/crm';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow } from '../store/control-plane.repo';
@@ -80,7 +80,7 @@ export class CrmService {
 
   private operations(connection: ConnectionRow): { ops: CrmOperations; ctx: AdapterContext } {
     const { adapter, ctx } = this.contexts.forConnection(connection);
-    if (!adapter.crm) throw new AppError('unsupported_by_provider', `${connection.provider} is not a CRM provider`);
+    if (!adapter.crm) throw notOfVertical(connection.provider, 'crm');
     return { ops: adapter.crm, ctx };
   }
 

@@ -58,3 +58,14 @@ export const unknownReference = (field: string, id: unknown) =>
 
 export const badRequest = (message: string, field?: string) =>
   new AppError('bad_request', message, field ? { field } : {});
+
+/**
+ * A provider name Omniport does not serve, with the allowed names. The built-in sandbox products
+ * (`sandbox_zendesk`, `sandbox_hubspot`) exist only where the sandbox runs: the answer says how to turn it on.
+ */
+export function unknownProvider(name: string, field: string, allowed: string[]): AppError {
+  const hint = name.startsWith('sandbox_')
+    ? ': the built-in sandbox is off — it runs by default with the embedded database only; set OMNIPORT_SANDBOX=true to run it with PostgreSQL'
+    : '';
+  return new AppError('validation_failed', `unknown provider ${JSON.stringify(name)}${hint}`, { field, allowed });
+}

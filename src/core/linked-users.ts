@@ -1,4 +1,4 @@
-import { notFound } from './errors';
+import { AppError, notFound } from './errors';
 import { isUuid, type AccessContext } from './access';
 import type { ControlPlaneRepo, LinkedUserRow } from '../store/control-plane.repo';
 import type { PageRequest } from '../store/pagination';
@@ -18,12 +18,16 @@ export class LinkedUserService {
    */
   async create(ctx: AccessContext, input: LinkedUserInput & { id_project?: string }): Promise<LinkedUserRow> {
     if (input.id_project !== undefined && input.id_project !== ctx.projectId) throw notFound('project', 'id_project');
-    return this.repo.insertLinkedUser({
-      projectId: ctx.projectId,
-      originId: input.linked_user_origin_id,
-      alias: input.alias,
-      email: input.email,
-    });
+    const values = { projectId: ctx.projectId, originId: input.linked_user_origin_id, alias: input.alias, email: input.email };
+    const created = await this.repo.insertLinkedUserIfNew(values);
+    if (created) return created;
+    // The fix is to use the existing one: say which field clashed and its id.
+    const existing = (await this.repo.findLinkedUserByOrigin(ctx.projectId, values.originId))!;
+    throw new AppError(
+      'conflict',
+      `a linked user with linked_user_origin_id ${JSON.stringify(values.originId)} exists already (id_linked_user ${existing.id}): use it, or look it up with GET /linked-users?linked_user_origin_id=`,
+      { field: 'linked_user_origin_id', id_linked_user: existing.id },
+    );
   }
 
   /** Returns the linked user with that origin id, creating it if needed. */

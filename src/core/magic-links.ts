@@ -1,4 +1,4 @@
-import { AppError, notFound } from './errors';
+import { AppError, notFound, unknownProvider } from './errors';
 import { isUuid, type AccessContext } from './access';
 import { newMagicLinkToken, sha256Hex } from './secrets';
 import { allowedRedirect } from './connect-settings';
@@ -52,7 +52,7 @@ export class MagicLinkService {
     if (input.providers) {
       const known = this.providers.names();
       const unknown = input.providers.find((p) => !known.includes(p));
-      if (unknown !== undefined) throw new AppError('validation_failed', `unknown provider ${JSON.stringify(unknown)}`, { field: 'providers', allowed: known });
+      if (unknown !== undefined) throw unknownProvider(unknown, 'providers', known);
     }
     // Kept in its normalised form, the one that was compared with the allowed URLs.
     let redirectUrl: string | null = null;

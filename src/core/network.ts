@@ -39,7 +39,7 @@ export async function assertReachableFromInternet(url: string, field: string): P
   const reach = await hostReach(new URL(url).hostname);
   if (reach === 'unresolved') throw new AppError('validation_failed', `${field}: ${new URL(url).hostname} was not found`, { field });
   if (reach === 'private') {
-    throw new AppError('validation_failed', `${field}: private and loopback addresses are refused (OMNIPORT_ALLOW_PRIVATE_URLS)`, { field });
+    throw new AppError('validation_failed', `${field}: private and loopback addresses are refused; set OMNIPORT_ALLOW_PRIVATE_URLS=true to allow them (local receivers, on-premise products, simulators)`, { field });
   }
 }
 

@@ -1,4 +1,4 @@
-import { AppError, notFound } from './errors';
+import { AppError, notFound, unknownProvider } from './errors';
 import { assertReachableFromInternet } from './network';
 import type { SecretBox } from './secrets';
 import type { ProviderRegistry } from '../providers/registry';
@@ -35,7 +35,7 @@ export class OAuthAppService {
   oauthProvider(name: string): ProviderManifest {
     const manifest = this.providers.get(name);
     if (!manifest) {
-      throw new AppError('validation_failed', `unknown provider ${JSON.stringify(name)}`, { field: 'provider', allowed: this.providers.names() });
+      throw unknownProvider(name, 'provider', this.providers.names());
     }
     if (!manifest.oauth) {
       const oauth = this.providers.list().filter((m) => m.oauth).map((m) => m.name);

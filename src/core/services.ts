@@ -83,7 +83,7 @@ export interface Services {
 }
 
 export function createServices(deps: {
-  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'publicUrl'>> & Partial<Pick<Config, 'paceProviderBudgets' | 'providerBudgetOverrides'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
+  config: Pick<Config, 'keyEnv' | 'allowPrivateUrls'> & Partial<Pick<Config, 'publicUrl'>> & Partial<Pick<Config, 'paceProviderBudgets' | 'providerBudgetOverrides'>> & Partial<Pick<Config, 'magicLinkTtlHours' | 'oauthFlowTtlMinutes' | 'idempotencyTtlHours' | 'idempotencyStaleSeconds' | 'auditRetentionDays' | 'eventsRetentionDays' | 'providerCallRetentionDays' | 'dashboardSessionHours'>>;
   database: DatabaseHandle;
   box: SecretBox;
   providers: ProviderRegistry;
@@ -150,7 +150,11 @@ export function createServices(deps: {
     oauth,
     passthrough: new PassthroughService(contexts),
     // Longer than any request can run: a claim older than that belonged to a process that died.
-    idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), deps.box, { ttlHours: deps.config.idempotencyTtlHours ?? 24, lockTimeoutMs: 5 * 60_000 }),
+    idempotency: new IdempotencyService(new IdempotencyRepo(deps.database.db), deps.box, {
+      ttlHours: deps.config.idempotencyTtlHours ?? 24,
+      staleMs: (deps.config.idempotencyStaleSeconds ?? 15) * 1000,
+      singleProcess: deps.database.kind === 'pglite',
+    }),
     audit: new AuditService(new AuditRepo(deps.database.db), deps.config.auditRetentionDays ?? 90),
     events: new EventsService(new EventsRepo(deps.database.db), deps.box, deps.config.eventsRetentionDays ?? 30),
     webhooks: new WebhookService(webhooksRepo, deps.box, deps.config.allowPrivateUrls),

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { AppError } from './errors';
 import { isUuid, type AccessContext } from './access';
 import { loadReferences, resolveReferences, type ReferenceField } from './unified/references';
-import { asAppError, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
+import { asAppError, notOfVertical, type BatchItem, type UnifiedObjects, type View } from './unified/objects';
 import { ticketInput, type CommentInput, type TicketInput, type TicketPatch } from './unified/ticketing';
 import type { FileFetcher } from './file-fetch';
 import type { ProviderContexts } from './provider-context';
@@ -126,7 +126,7 @@ export class TicketingService {
 
   private operations(connection: ConnectionRow): { ops: TicketingOperations; ctx: AdapterContext } {
     const { adapter, ctx } = this.contexts.forConnection(connection);
-    if (!adapter.ticketing) throw new AppError('unsupported_by_provider', `${connection.provider} is not a ticketing provider`);
+    if (!adapter.ticketing) throw notOfVertical(connection.provider, 'ticketing');
     return { ops: adapter.ticketing, ctx };
   }
 

@@ -16,6 +16,9 @@ interface StoredRecord {
   id: string;
   remote_id: string;
   data: Record<string, unknown>;
+  /** Omniport's times (absent from events stored before they were recorded). */
+  created_at?: string;
+  modified_at?: string;
   remote_created_at: string | null;
   remote_updated_at: string | null;
   remote_was_deleted: boolean;
@@ -43,8 +46,11 @@ export function presentEvent(row: EventRow, box: SecretBox): PresentedEvent {
         ...stored.data,
         id: stored.id,
         remote_id: stored.remote_id,
-        created_at: iso(stored.remote_created_at),
-        modified_at: iso(stored.remote_updated_at),
+        created_at: iso(stored.created_at ?? null),
+        // The change's own time: an older event without it was written by that change.
+        modified_at: iso(stored.modified_at ?? row.createdAt.toISOString()),
+        remote_created_at: iso(stored.remote_created_at),
+        remote_updated_at: iso(stored.remote_updated_at),
         remote_was_deleted: stored.remote_was_deleted,
       },
     };

@@ -102,7 +102,7 @@ export class WebhookService {
       if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new AppError('validation_failed', 'url: must be http(s)', { field: 'url' });
       return;
     }
-    if (parsed.protocol !== 'https:') throw new AppError('validation_failed', 'url: must be https', { field: 'url' });
+    if (parsed.protocol !== 'https:') throw new AppError('validation_failed', 'url: must be https; http and private addresses (a local receiver) are accepted with OMNIPORT_ALLOW_PRIVATE_URLS=true', { field: 'url' });
     await assertReachableFromInternet(url, 'url');
   }
 }

@@ -32,7 +32,7 @@ export function registerApiKeyAuth(app: FastifyInstance, apiKeys: ApiKeyService,
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public || request.is404) return;
     const refuse = async (message: string) =>
-      sendError(request, reply, await limit.refusal([request.ip], new AppError('unauthorized', message), 'requests without a valid API key'));
+      sendError(request, reply, await limit.refusal([request.ip], new AppError('unauthorized', message), 'requests without a valid API key (the server\'s OMNIPORT_AUTH_FAILURES_PER_MINUTE)'));
     const presented = presentedApiKey(request);
     if (!presented) return refuse('an API key is required (x-api-key or Authorization: Bearer)');
     const access = await apiKeys.authenticate(presented);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { IdempotencyService } from '../core/idempotency';
 import type { IdempotencyScope } from '../store/idempotency.repo';
+import { requestContext, type RequestContext } from '../core/lost-attempt';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,6 +37,10 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     schema.headers = headers ? headers.extend({ 'idempotency-key': idempotencyHeader }) : z.object({ 'idempotency-key': idempotencyHeader });
   });
 
+  // Every request runs in its own context: a retry that took over an interrupted claim marks it (lostAttempt),
+  // and the provider client of every call the handler makes reads it.
+  app.addHook('onRequest', (_request, _reply, done) => requestContext.run({} satisfies RequestContext, done));
+
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (key === undefined || !request.access || !WRITES.has(request.method)) return;
@@ -45,6 +50,12 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     });
     if (decision.kind === 'proceed') {
       request.idempotencyScope = decision.scope;
+      const store = requestContext.getStore();
+      if (store) store.idempotencyScope = JSON.stringify({ ...decision.scope, claimedAt: decision.claimedAt.toISOString() });
+      if (decision.lostAttempt) {
+        if (!store) throw new Error('no request context: a resumed write cannot be run safely');
+        store.lostAttempt = decision.lostAttempt;
+      }
       return;
     }
     reply.header('idempotent-replayed', 'true');
@@ -58,9 +69,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     request.idempotencyScope = undefined;
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
     let code: string | undefined;
-    if (reply.statusCode >= 400) {
+    let elementCodes: (string | undefined)[] | undefined;
+    if (reply.statusCode >= 400 || reply.statusCode === 207) {
       try {
-        code = (JSON.parse(body) as { details?: { code?: string } }).details?.code;
+        const parsed = JSON.parse(body) as { details?: { code?: string }; data?: { details?: { code?: string } }[] };
+        code = parsed.details?.code;
+        // A batch's elements: each created object, or its error.
+        if (reply.statusCode === 207 && Array.isArray(parsed.data)) elementCodes = parsed.data.map((e) => e?.details?.code);
       } catch {
         // not our error format: kept as it is
       }
@@ -68,7 +83,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     const contentType = reply.getHeader('content-type');
     // Not kept (the database is gone): the claim times out and is answered outcome_unknown, never run twice.
     await service
-      .finish(scope, { status: reply.statusCode, code, body, contentType: typeof contentType === 'string' ? contentType : null })
+      .finish(scope, { status: reply.statusCode, code, elementCodes, body, contentType: typeof contentType === 'string' ? contentType : null })
       .catch((err: Error) => request.log.warn({ err: { message: err.message } }, 'the answer of an idempotent write could not be kept'));
     return payload;
   });

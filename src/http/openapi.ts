@@ -3,6 +3,9 @@
  * generators get one schema per model, the connection token as a security scheme, examples and a
  * description on every operation, and integers without zod's ±2^53 bounds.
  */
+import { STATUS_CODES } from 'node:http';
+import { errorCodes } from '../core/errors';
+
 type Json = Record<string, unknown>;
 type Schema = Json & {
   $ref?: string;
@@ -167,11 +170,11 @@ function exampleOf(schema: Schema, schemas: Record<string, Schema>, name: string
   if (schema.example !== undefined) return schema.example;
   if (schema.default !== undefined) return schema.default;
   if (name === 'code' && schema.enum && status) return errorCodeFor(status, schema.enum);
+  if (name === 'statusCode' && status) return statusOf(status);
   if (schema.enum) return schema.enum.find((v) => v !== null) ?? null;
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) return exampleOf(branches.find((b) => !(b.nullable && b.enum?.[0] === null)) ?? branches[0]!, schemas, name, status, depth);
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s) => exampleOf(s, schemas, name, status, depth)));
-  if (name === 'statusCode' && status && /^\d+$/.test(status)) return Number(status);
   switch (schema.type) {
     case 'object': {
       if (depth > 6) return {};
@@ -204,15 +207,30 @@ function stringExample(schema: Schema, name: string, status?: string): string {
     const pattern = new RegExp(schema.pattern);
     return ['1234.56', 'EUR', 'tier', EXAMPLE_TIME, EXAMPLE_ID, 'example'].find((v) => pattern.test(v)) ?? 'example';
   }
-  if (name === 'message') return status && !/^2/.test(status) ? 'body.name: Invalid input' : 'Done';
-  if (name === 'error') return 'Bad Request';
+  if (name === 'message') return status && !/^2/.test(status) ? (ERROR_MESSAGES[statusOf(status)] ?? STATUS_CODES[statusOf(status)]!) : 'Done';
+  if (name === 'error') return STATUS_CODES[status && !/^2/.test(status) ? statusOf(status) : 400]!;
   if (name === 'cursor' || name.endsWith('_cursor')) return 'eyJzIjoxMDB9';
   const value = `Example ${name.replace(/_/g, ' ')}`;
   return value.slice(0, schema.maxLength ?? value.length).padEnd(schema.minLength ?? 0, 'x');
 }
 
-/** The first error code whose status is the answer's status class. */
+/**
+ * The status an example answer carries: the declared one, or for a class (`4XX`, `5XX`; any case) its most
+ * common member — 400 for invalid input, 502 for a provider that failed.
+ */
+function statusOf(status: string): number {
+  if (/^\d{3}$/.test(status)) return Number(status);
+  return /^4/.test(status) ? 400 : /^5/.test(status) ? 502 : 200;
+}
+
+const ERROR_MESSAGES: Record<number, string> = {
+  400: 'body.name: Invalid input',
+  502: 'zendesk answered 500: the provider failed',
+  503: 'the database does not answer',
+};
+
+/** The first error code of the example's status. */
 function errorCodeFor(status: string, codes: unknown[]): unknown {
-  const prefix = status.slice(0, 1);
-  return codes.find((c) => typeof c === 'string' && ({ 4: 'validation_failed', 5: 'provider_error' } as Record<string, string>)[prefix] === c) ?? codes[0];
+  const wanted = statusOf(status);
+  return codes.find((c) => typeof c === 'string' && (errorCodes as Record<string, number>)[c] === wanted) ?? codes[0];
 }

@@ -133,6 +133,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         title: 'Omniport',
         version: '0.1.0',
         description: 'One REST interface over ticketing and CRM products. See README.md for a walkthrough.',
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
       servers: opts.publicUrl ? [{ url: opts.publicUrl }] : [],
       components: {
@@ -184,7 +185,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       allowList: (request) => !request.access,
       keyGenerator: (request) => request.access?.apiKeyId ?? request.ip,
       errorResponseBuilder: (_request, context) =>
-        new AppError('rate_limited', `more than ${context.max} requests a minute with this API key; retry in ${context.after}`, {}, {
+        new AppError('rate_limited', `more than ${context.max} requests a minute with this API key (the server's OMNIPORT_RATE_LIMIT_PER_MINUTE); retry in ${context.after}`, {}, {
           'retry-after': String(Math.ceil(context.ttl / 1000)),
         }),
     });

@@ -7,6 +7,7 @@ import { isUuid } from '../core/access';
 import { isoDateTime } from '../core/unified/common';
 import { fieldFiltersOf, listFilterQuery } from '../core/unified/list-filters';
 import { accessOf } from './auth';
+import type { TimeField, UnifiedListFilter } from '../store/unified.repo';
 import { connectionOf, connectionTokenHeaders, optionalConnectionOf, optionalConnectionTokenHeaders, remoteDataQuery } from './connection-token';
 import { envelope, errorResponses, errorSchema, idParams, listEnvelope, pageQuery } from './schemas';
 
@@ -25,9 +26,38 @@ export function batchItems(results: import('../core/unified/objects').BatchItem[
 
 export const batchItemSchema = (schema: z.ZodType) => z.union([schema, errorSchema]);
 
+/** `<name>_after` (inclusive) and `<name>_before` (exclusive) on one of the times of a stored object. */
+function timeQuery<N extends string>(name: N, what: string, field: TimeField) {
+  const note = `A list filtered on a time is ordered by it (${field}, then id; by modified_at first when several are filtered).`;
+  return {
+    [`${name}_after`]: isoDateTime.optional().describe(`Only objects ${what} at or after this time (${field}). ${note}`),
+    [`${name}_before`]: isoDateTime.optional().describe(`Only objects ${what} before this time (${field}). ${note}`),
+  } as Record<`${N}_after` | `${N}_before`, z.ZodOptional<typeof isoDateTime>>;
+}
+
+const TIME_QUERIES: [string, TimeField][] = [
+  ['created', 'created_at'],
+  ['modified', 'modified_at'],
+  ['remote_created', 'remote_created_at'],
+  ['remote_updated', 'remote_updated_at'],
+];
+
+/** The time ranges of a list's query. */
+function timesOf(q: Record<string, unknown>): UnifiedListFilter['times'] {
+  const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : undefined);
+  return Object.fromEntries(
+    TIME_QUERIES.flatMap(([name, field]) => {
+      const range = { after: date(q[`${name}_after`]), before: date(q[`${name}_before`]) };
+      return range.after || range.before ? [[field, range]] : [];
+    }),
+  );
+}
+
 export const listQuery = pageQuery.extend(remoteDataQuery.shape).extend({
-  created_after: isoDateTime.optional().describe('Only objects created in the provider at or after this time.'),
-  modified_after: isoDateTime.optional().describe('Only objects changed in the provider at or after this time.'),
+  ...timeQuery('created', 'that entered Omniport’s store', 'created_at'),
+  ...timeQuery('modified', 'that last changed in Omniport’s store', 'modified_at'),
+  ...timeQuery('remote_created', 'created in the provider', 'remote_created_at'),
+  ...timeQuery('remote_updated', 'last changed in the provider', 'remote_updated_at'),
   include_deleted: z
     .enum(['true', 'false'])
     .optional()
@@ -72,8 +102,7 @@ export function readRoutes(
         spec.objectType,
         { limit: q.limit, cursor: q.cursor },
         {
-          createdAfter: q.created_after ? new Date(q.created_after) : undefined,
-          modifiedAfter: q.modified_after ? new Date(q.modified_after) : undefined,
+          times: timesOf(q),
           includeDeleted: q.include_deleted,
           parentId,
           fields: fieldFiltersOf(spec.objectType, q),

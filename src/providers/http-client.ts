@@ -1,6 +1,7 @@
 import { errors as undiciErrors, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../core/errors';
+import { lostAttemptOf } from '../core/lost-attempt';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import { processBudgets, type ProviderBudgets } from './budgets';
 import { rateLimitUsage, type ProviderManifest } from './manifest';
@@ -71,6 +72,11 @@ export interface RequestOptions {
    * for a POST the provider deduplicates (its idempotency key), `false` for a PUT that appends (a comment).
    */
   idempotent?: boolean;
+  /**
+   * The adapter checked that the first attempt of an interrupted request did not make this write (HubSpot:
+   * no contact has the email): it is sent even while `lostAttempt` is set.
+   */
+  confirmedAbsent?: boolean;
 }
 
 export interface ProviderResponse<T> {
@@ -140,6 +146,10 @@ export class ProviderHttpClient {
     const write = !(method === 'GET' || method === 'HEAD' || o.read === true);
     // A write is sent again only when repeating it is harmless; otherwise only when it surely did not arrive.
     const repeatable = !write || (o.idempotent ?? (method === 'PUT' || method === 'DELETE'));
+    // The retry of an interrupted request: its first attempt may have sent this write (core/lost-attempt.ts).
+    if (!repeatable && !o.confirmedAbsent && lostAttemptOf()) {
+      throw new OutcomeUnknownError(provider, 'the first attempt of this request was interrupted (its process stopped) and may have sent it', { interrupted: true });
+    }
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.opts.maxRetries;
@@ -164,7 +174,7 @@ export class ProviderHttpClient {
         });
       } catch (err) {
         if (isBlockedAddress(err)) {
-          throw new AppError('unprocessable', `${provider}: the connection's address is not public, and private addresses are not allowed (OMNIPORT_ALLOW_PRIVATE_URLS)`, { provider, field: 'base_url' });
+          throw new AppError('unprocessable', `${provider}: the connection's address is not public, and private addresses are not allowed; set OMNIPORT_ALLOW_PRIVATE_URLS=true to allow them`, { provider, field: 'base_url' });
         }
         const timedOut = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
         const code = (err as { code?: string }).code;
@@ -332,7 +342,8 @@ export async function beforeTheWrite<T>(step: Promise<T>, what: string): Promise
   try {
     return await step;
   } catch (err) {
-    if (!(err instanceof OutcomeUnknownError)) throw err;
+    // An interrupted first attempt may have gone past this step and sent the write itself.
+    if (!(err instanceof OutcomeUnknownError) || err.details.interrupted) throw err;
     throw new AppError('provider_error', `${what} failed (${err.details.provider_status ?? 'no answer'}); nothing else was sent`, {
       provider: err.provider,
       provider_status: err.details.provider_status,

@@ -116,14 +116,15 @@ export class ControlPlaneRepo {
     return row;
   }
 
-  async insertLinkedUser(values: typeof linkedUsers.$inferInsert): Promise<LinkedUserRow> {
-    const [row] = await this.db.insert(linkedUsers).values(values).returning();
-    return row!;
+  /** Inserts a linked user, or nothing when one with that origin id exists. */
+  async insertLinkedUserIfNew(values: typeof linkedUsers.$inferInsert): Promise<LinkedUserRow | undefined> {
+    const [inserted] = await this.db.insert(linkedUsers).values(values).onConflictDoNothing().returning();
+    return inserted;
   }
 
   /** Inserts or returns the existing linked user with that origin id (race-free). */
   async upsertLinkedUser(values: typeof linkedUsers.$inferInsert): Promise<LinkedUserRow> {
-    const [inserted] = await this.db.insert(linkedUsers).values(values).onConflictDoNothing().returning();
+    const inserted = await this.insertLinkedUserIfNew(values);
     if (inserted) return inserted;
     return (await this.findLinkedUserByOrigin(values.projectId, values.originId))!;
   }

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { idempotencyKeys } from './schema';
 
@@ -15,10 +15,10 @@ export class IdempotencyRepo {
    * Claims the key for a request (one statement: of two concurrent requests exactly one gets `claimed`),
    * or returns the row already there. An expired row is replaced as if it were not there.
    */
-  async claim(scope: IdempotencyScope, requestHash: string, expiresAt: Date): Promise<{ claimed: boolean; row: IdempotencyRow }> {
+  async claim(scope: IdempotencyScope, requestHash: string, expiresAt: Date, owner: string): Promise<{ claimed: boolean; row: IdempotencyRow }> {
     const [claimed] = await this.db
       .insert(idempotencyKeys)
-      .values({ ...scope, requestHash, state: 'in_progress', expiresAt })
+      .values({ ...scope, requestHash, state: 'in_progress', expiresAt, owner })
       .onConflictDoUpdate({
         target: [idempotencyKeys.projectId, idempotencyKeys.method, idempotencyKeys.path, idempotencyKeys.key],
         set: {
@@ -28,6 +28,8 @@ export class IdempotencyRepo {
           responseBody: null,
           responseContentType: null,
           createdAt: sql`date_trunc('milliseconds', now())`,
+          heartbeatAt: sql`date_trunc('milliseconds', now())`,
+          owner,
           expiresAt,
         },
         setWhere: lt(idempotencyKeys.expiresAt, sql`now()`),
@@ -36,6 +38,31 @@ export class IdempotencyRepo {
     if (claimed) return { claimed: true, row: claimed };
     const [row] = await this.db.select().from(idempotencyKeys).where(inScope(scope));
     return { claimed: false, row: row! };
+  }
+
+  /**
+   * Takes over a claim whose owner stopped: its heartbeat is older than `staleMs` (or, with `foreignIsDead`,
+   * it belongs to another process at all: the embedded database has one). A claim of this process that no
+   * request runs any more (its answer could not be kept) stops beating too. Of two retries exactly one gets it.
+   */
+  async takeOver(scope: IdempotencyScope, owner: string, staleMs: number, foreignIsDead: boolean): Promise<IdempotencyRow | undefined> {
+    const silent = lt(idempotencyKeys.heartbeatAt, sql`now() - make_interval(secs => ${staleMs / 1000})`);
+    const stale = foreignIsDead ? or(sql`${idempotencyKeys.owner} is distinct from ${owner}`, silent) : silent;
+    const [row] = await this.db
+      .update(idempotencyKeys)
+      .set({ owner, heartbeatAt: sql`date_trunc('milliseconds', now())` })
+      .where(and(inScope(scope), eq(idempotencyKeys.state, 'in_progress'), stale))
+      .returning();
+    return row;
+  }
+
+  /** The owner's claims still running are alive. */
+  async heartbeat(owner: string, scopes: IdempotencyScope[]): Promise<void> {
+    if (scopes.length === 0) return;
+    await this.db
+      .update(idempotencyKeys)
+      .set({ heartbeatAt: sql`date_trunc('milliseconds', now())` })
+      .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.state, 'in_progress'), or(...scopes.map(inScope))));
   }
 
   async complete(scope: IdempotencyScope, response: { status: number; body: string; contentType: string | null }): Promise<void> {

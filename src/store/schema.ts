@@ -153,12 +153,25 @@ export const unifiedObjects = pgTable(
     viewJson: text('view_json'),
     /** The sync run that last saw the object; a completed full run marks the unseen ones deleted. */
     lastSeenRun: uuid('last_seen_run'),
+    /** When the object entered Omniport's store: the API's `created_at`. */
     createdAt: createdAt(),
-    modifiedAt: updatedAt(),
+    /**
+     * When the object last changed in the store (created, unified fields changed, deleted or restored: exactly
+     * when a record event is written): the API's `modified_at`. A read that changes nothing leaves it.
+     */
+    modifiedAt: timestamp('modified_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs),
+    /** Every write, changed or not: what sync runs compare with their start ("written since the run began"). */
+    writtenAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('unified_objects_remote_uq').on(t.connectionId, t.objectType, t.remoteId),
     index('unified_objects_list_idx').on(t.connectionId, t.objectType, t.seq),
+    // Time filters of lists (TIME_ORDERS in unified.repo.ts): a list filtered on a time is ordered by it and
+    // walks its index from the bound, so a page costs the same whatever the size of the store.
+    index('unified_objects_created_idx').on(t.connectionId, t.objectType, t.createdAt, t.id),
+    index('unified_objects_modified_idx').on(t.connectionId, t.objectType, t.modifiedAt, t.id),
+    index('unified_objects_remote_created_idx').on(t.connectionId, t.objectType, t.remoteCreatedAt, t.id),
+    index('unified_objects_remote_updated_idx').on(t.connectionId, t.objectType, t.remoteUpdatedAt, t.id),
     index('unified_objects_parent_idx').on(t.parentId),
     // Field filters of lists (UNIFIED_LIST_FILTERS): each walks its own partial index in list order, so a
     // filtered page stays one index scan. Only objects of the types that have the field are indexed.
@@ -447,6 +460,10 @@ export const idempotencyKeys = pgTable(
     /** Encrypted with the SecretBox: answers hold connection tokens, API keys and magic links. */
     responseBody: text('response_body'),
     responseContentType: text('response_content_type'),
+    /** The process running the request (its instance id) while in_progress. */
+    owner: text('owner'),
+    /** Refreshed every few seconds by the owner while the request runs: a stale one means its process died. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().default(nowMs),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -1,22 +1,44 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { SelectedFields } from 'drizzle-orm/pg-core';
+import type { PgColumn, SelectedFields } from 'drizzle-orm/pg-core';
 import { badRequest } from '../core/errors';
 import { recordFault, type Database } from './database';
 import { deletionCheckIds, syncStates, unifiedObjects, uploads, type ChangeCounts, type SkippedRecord } from './schema';
 import { deliveriesOf, insertEvents, type NewEvent } from './events.repo';
-import { keysetPage, whereAll, type Keyset, type Page, type PageRequest } from './pagination';
+import { dateKey, keysetPage, parseDateKey, whereAll, type Keyset, type Page, type PageRequest } from './pagination';
 
 export type UnifiedRow = typeof unifiedObjects.$inferSelect;
-export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'viewJson'> & {
+export type UnifiedInsert = Omit<typeof unifiedObjects.$inferInsert, 'seq' | 'createdAt' | 'modifiedAt' | 'writtenAt' | 'viewJson'> & {
   /** Fields of `data` the read did not cover: a stored object keeps its values of them (`UnifiedRecord.unread`). */
   keepData?: string[] | null;
 };
 export type SyncStateRow = typeof syncStates.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 
+/**
+ * The times a list filters on: Omniport's own (`created_at`: the object entered the store; `modified_at`: it
+ * last changed there) and the provider's (`remote_created_at`, `remote_updated_at`; objects without one never
+ * match a filter on it).
+ */
+export type TimeField = 'created_at' | 'modified_at' | 'remote_created_at' | 'remote_updated_at';
+/** At or after `after`, before `before`. */
+export interface TimeRange {
+  after?: Date;
+  before?: Date;
+}
+
+/**
+ * A list filtered on a time is ordered by the first of these it filters on, then by id, and walks that time's
+ * index (schema.ts) from the bound: a page costs the same however many objects are stored.
+ */
+const TIME_ORDERS: { field: TimeField; column: PgColumn }[] = [
+  { field: 'modified_at', column: unifiedObjects.modifiedAt },
+  { field: 'created_at', column: unifiedObjects.createdAt },
+  { field: 'remote_updated_at', column: unifiedObjects.remoteUpdatedAt },
+  { field: 'remote_created_at', column: unifiedObjects.remoteCreatedAt },
+];
+
 export interface UnifiedListFilter {
-  createdAfter?: Date;
-  modifiedAfter?: Date;
+  times?: Partial<Record<TimeField, TimeRange>>;
   includeDeleted?: boolean;
   parentId?: string;
   /** Exact matches on fields of the unified view, each backed by a partial index (schema.ts). */
@@ -31,7 +53,9 @@ export interface FieldFilter {
 }
 
 /** What a page of views needs; remote_data is large and only read when the answer uses it. */
-export type ListedRow = Omit<UnifiedRow, 'projectId' | 'lastSeenRun' | 'createdAt' | 'modifiedAt' | 'viewJson'>;
+export type ListedRow = Omit<UnifiedRow, 'projectId' | 'lastSeenRun' | 'writtenAt' | 'viewJson'>;
+/** Omniport's times of a stored object, as a write's answer carries them. */
+export type StoreTimes = Pick<UnifiedRow, 'createdAt' | 'modifiedAt'>;
 
 const OBJECT_TYPE = /^[a-z]+\.[a-z_]+$/;
 const FIELD = /^[a-z_]+$/;
@@ -65,7 +89,7 @@ export class UnifiedRepo {
    * (`<object type>.created|updated|deleted`, without remote_data) with its webhook deliveries: an object
    * read again unchanged makes no event, and events are never lost or invented apart from their change.
    */
-  async upsert(rows: UnifiedInsert[]): Promise<ChangeCounts> {
+  async upsert(rows: UnifiedInsert[], opts: { times?: Map<string, StoreTimes> } = {}): Promise<ChangeCounts> {
     const counts: ChangeCounts = { created: 0, updated: 0, deleted: 0 };
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
       const chunk = dedupeLast(rows.slice(i, i + UPSERT_CHUNK)).map((r) => ({
@@ -116,8 +140,13 @@ export class UnifiedRepo {
             remote_updated_at = coalesce(excluded.remote_updated_at, unified_objects.remote_updated_at),
             remote_was_deleted = excluded.remote_was_deleted,
             last_seen_run = coalesce(excluded.last_seen_run, unified_objects.last_seen_run),
-            updated_at = date_trunc('milliseconds', now())
-          returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted
+            updated_at = date_trunc('milliseconds', now()),
+            -- Moves exactly when the change below writes a record event (the old row's values are compared).
+            modified_at = case
+              when unified_objects.remote_was_deleted is distinct from excluded.remote_was_deleted
+                or (not excluded.remote_was_deleted and unified_objects.data is distinct from excluded.data)
+              then date_trunc('milliseconds', now()) else unified_objects.modified_at end
+          returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted
         ),
         changes as (
           select s.*, case
@@ -128,8 +157,13 @@ export class UnifiedRepo {
           from saved s left join previous p on p.connection_id = s.connection_id and p.object_type = s.object_type and p.remote_id = s.remote_id
         ),
         ${recordEvents('changes')}
-        select change, count(*)::int as n from changes where change is not null group by change`);
-      for (const row of rowsOf(result)) counts[row.change as keyof ChangeCounts] += Number(row.n);
+        ${opts.times
+          ? sql`select change, 1 as n, id, created_at, modified_at from changes`
+          : sql`select change, count(*)::int as n from changes where change is not null group by change`}`);
+      for (const row of rowsOf(result)) {
+        if (row.change) counts[row.change as keyof ChangeCounts] += Number(row.n);
+        if (opts.times) opts.times.set(String(row.id), { createdAt: new Date(row.created_at as string), modifiedAt: new Date(row.modified_at as string) });
+      }
     }
     return counts;
   }
@@ -143,12 +177,12 @@ export class UnifiedRepo {
     if (parentIds.length === 0) return 0;
     const result = await this.db.execute(sql`
       with changes as (
-        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
         where connection_id = ${connectionId} and object_type = ${objectType} and not remote_was_deleted
           and parent_id in (select x::uuid from jsonb_array_elements_text(${JSON.stringify(parentIds)}::jsonb) as x)
           and remote_id not in (select x from jsonb_array_elements_text(${JSON.stringify(listedRemoteIds)}::jsonb) as x)
           and updated_at < ${since.toISOString()}::timestamptz
-        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+        returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
@@ -188,10 +222,10 @@ export class UnifiedRepo {
     const onlyThese = only ? sql`and (object_type, remote_id) in (select x->>'objectType', x->>'remoteId' from jsonb_array_elements(${JSON.stringify(only)}::jsonb) as x)` : sql``;
     const result = await this.db.execute(sql`
       with changes as (
-        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
         where connection_id = ${connectionId} and object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not remote_was_deleted
           and (last_seen_run is null or last_seen_run <> ${runId}) and updated_at < ${runStartedAt.toISOString()}::timestamptz ${onlyThese}
-        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+        returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
@@ -206,10 +240,10 @@ export class UnifiedRepo {
     if (!remoteIds.length) return 0;
     const result = await this.db.execute(sql`
       with changes as (
-        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        update unified_objects set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
         where connection_id = ${connectionId} and object_type = ${objectType} and not remote_was_deleted
           and remote_id in (select jsonb_array_elements_text(${JSON.stringify(remoteIds)}::jsonb))
-        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+        returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
@@ -241,11 +275,11 @@ export class UnifiedRepo {
   async markNotListedDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
     const result = await this.db.execute(sql`
       with changes as (
-        update unified_objects u set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now())
+        update unified_objects u set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
         where u.connection_id = ${connectionId} and u.object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not u.remote_was_deleted
           and u.updated_at < ${runStartedAt.toISOString()}::timestamptz
           and not exists (select 1 from deletion_check_ids d where d.run_id = ${runId} and d.remote_id = u.remote_id)
-        returning id, project_id, connection_id, object_type, remote_id, data, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+        returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
@@ -313,21 +347,30 @@ export class UnifiedRepo {
     columns: SelectedFields,
   ): Promise<Page<Row>> {
     if (!OBJECT_TYPE.test(objectType)) throw new Error(`not an object type: ${objectType}`);
-    return keysetPage<Row>({
-      sortColumn: unifiedObjects.seq,
+    const times = filter.times ?? {};
+    const timeOrder = TIME_ORDERS.find((o) => times[o.field]);
+    const timeConditions = TIME_ORDERS.flatMap(({ field, column }) => [
+      times[field]?.after ? gte(column, times[field].after) : undefined,
+      times[field]?.before ? lt(column, times[field].before) : undefined,
+    ]);
+    type Sorted = Row & { sortAt?: Date };
+    return keysetPage<Sorted>({
+      sortColumn: timeOrder?.column ?? unifiedObjects.seq,
       idColumn: unifiedObjects.id,
-      keyOf: (r) => [String(r.seq), r.id],
-      parseSortValue: (v) => {
-        const n = Number(v);
-        if (!Number.isSafeInteger(n)) throw badRequest('cursor is not a cursor returned by this API', 'cursor');
-        return n;
-      },
+      keyOf: (r) => [timeOrder ? dateKey(r.sortAt!) : String(r.seq), r.id],
+      parseSortValue: timeOrder
+        ? parseDateKey
+        : (v) => {
+            const n = Number(v);
+            if (!Number.isSafeInteger(n)) throw badRequest('cursor is not a cursor returned by this API', 'cursor');
+            return n;
+          },
       page,
       fetch: (cond, order, limit, keyset) =>
         columns === presentedColumns && isPlain(filter)
-          ? (this.plainPage(connectionId, objectType, limit, keyset) as unknown as Promise<Row[]>)
+          ? (this.plainPage(connectionId, objectType, limit, keyset) as unknown as Promise<Sorted[]>)
           : this.db
-          .select(columns)
+          .select(timeOrder ? { ...columns, sortAt: timeOrder.column } : columns)
           .from(unifiedObjects)
           .where(
             whereAll(
@@ -335,14 +378,13 @@ export class UnifiedRepo {
               sql`${unifiedObjects.objectType} = ${sql.raw(`'${objectType}'`)}`,
               filter.includeDeleted ? undefined : eq(unifiedObjects.remoteWasDeleted, false),
               filter.parentId ? eq(unifiedObjects.parentId, filter.parentId) : undefined,
-              filter.createdAfter ? gte(unifiedObjects.remoteCreatedAt, filter.createdAfter) : undefined,
-              filter.modifiedAfter ? gte(unifiedObjects.remoteUpdatedAt, filter.modifiedAfter) : undefined,
+              ...timeConditions,
               ...(filter.fields ?? []).map(fieldCondition),
               cond,
             ),
           )
           .orderBy(...order)
-          .limit(limit) as unknown as Promise<Row[]>,
+          .limit(limit) as unknown as Promise<Sorted[]>,
     });
   }
 
@@ -491,7 +533,7 @@ type PresentedRow = { id: string; seq: number; json: string };
 
 /** A list with no filter but the default one (deleted objects left out). */
 function isPlain(filter: UnifiedListFilter): boolean {
-  return !filter.includeDeleted && !filter.parentId && !filter.createdAfter && !filter.modifiedAfter && !filter.fields?.length;
+  return !filter.includeDeleted && !filter.parentId && !Object.values(filter.times ?? {}).some(Boolean) && !filter.fields?.length;
 }
 
 const presentedColumns = {
@@ -511,6 +553,8 @@ function listedColumns(remoteData: boolean) {
     parentId: u.parentId,
     data: u.data,
     remoteData: remoteData ? u.remoteData : sql<Record<string, unknown>>`'{}'::jsonb`.as('remote_data'),
+    createdAt: u.createdAt,
+    modifiedAt: u.modifiedAt,
     remoteCreatedAt: u.remoteCreatedAt,
     remoteUpdatedAt: u.remoteUpdatedAt,
     remoteWasDeleted: u.remoteWasDeleted,
@@ -534,7 +578,7 @@ function recordEvents(changes: string): SQL {
       insert into events (project_id, connection_id, type, payload)
       select project_id, connection_id, object_type || '.' || change,
              jsonb_build_object('object_type', object_type, 'object', jsonb_build_object(
-               'id', id, 'remote_id', remote_id, 'data', data, 'remote_created_at', remote_created_at,
+               'id', id, 'remote_id', remote_id, 'data', data, 'created_at', created_at, 'modified_at', modified_at, 'remote_created_at', remote_created_at,
                'remote_updated_at', remote_updated_at, 'remote_was_deleted', remote_was_deleted))
       from ${changes} where change is not null
       order by remote_updated_at nulls first, remote_id

@@ -117,7 +117,7 @@ describe('Idempotency-Key', () => {
     expect(tickets()).toBe(before + 1);
   });
 
-  it('runs an expired key again, and answers an interrupted first request outcome_unknown', async () => {
+  it('runs an expired key again, and a retry of an interrupted first request learns its real outcome', async () => {
     const expired = randomUUID();
     expect((await create(expired)).status).toBe(201);
     await server.sql(`update idempotency_keys set expires_at = now() - interval '1 second' where key = $1`, [expired]);
@@ -127,14 +127,29 @@ describe('Idempotency-Key', () => {
     expect(fresh.headers.get('idempotent-replayed')).toBeNull();
     expect(tickets()).toBe(before + 1);
 
-    // A claim left behind by a process that died mid-request.
+    // A claim left behind by a process that died mid-request, after Zendesk created the ticket: its heartbeat
+    // stopped a minute ago. The retry takes it over and sends the creation again with the same Zendesk
+    // Idempotency-Key (derived from this key), which Zendesk deduplicates: the first ticket, no second one.
     const orphan = randomUUID();
-    expect((await create(orphan)).status).toBe(201);
-    await server.sql(`update idempotency_keys set state = 'in_progress', response_status = null, created_at = now() - interval '10 minutes' where key = $1`, [orphan]);
-    const interrupted = await create(orphan);
-    expect(interrupted.status).toBe(502);
-    expect(interrupted.body.details.code).toBe('outcome_unknown');
+    const first = await create(orphan);
+    expect(first.status).toBe(201);
+    const dead = `update idempotency_keys set state = 'in_progress', response_status = null, owner = 'a-dead-process', heartbeat_at = now() - interval '1 minute' where key = $1`;
+    await server.sql(dead, [orphan]);
+    const recovered = await create(orphan);
+    expect(recovered.status, JSON.stringify(recovered.body)).toBe(201);
+    expect(recovered.headers.get('idempotent-replayed')).toBeNull();
+    expect(recovered.body.data.remote_id).toBe(first.body.data.remote_id);
     expect(tickets()).toBe(before + 2);
+    // Kept as the answer from then on.
+    expect((await create(orphan)).headers.get('idempotent-replayed')).toBe('true');
+
+    // A write that is not a provider write the adapters can check (the control plane): outcome_unknown at once.
+    const linked = randomUUID();
+    expect((await server.call('POST', '/linked-users', { headers: { 'idempotency-key': linked }, body: { linked_user_origin_id: 'orphaned' } })).status).toBe(201);
+    await server.sql(dead, [linked]);
+    const unknown = await server.call('POST', '/linked-users', { headers: { 'idempotency-key': linked }, body: { linked_user_origin_id: 'orphaned' } });
+    expect(unknown.status).toBe(502);
+    expect(unknown.body.details.code).toBe('outcome_unknown');
   });
 
   it('keeps stored answers encrypted (they hold connection tokens), replays them, and rotation covers them', async () => {

@@ -115,6 +115,29 @@ it('describes every operation, with an example request and answer the document i
   expect(result.errors ?? []).toEqual([]);
 });
 
+it('declares error answers on every operation, each example with its real status; a licence; summaries without internal numbering', async () => {
+  const doc = (await server.call('GET', '/openapi.json', { apiKey: null })).body as Doc & { info: { license?: { name: string } } };
+  expect(doc.info.license?.name).toBe('Apache-2.0');
+  let examples = 0;
+  for (const { path: p, method, op } of operations(doc)) {
+    const label = `${method} ${p}`;
+    expect(op.summary, label).not.toMatch(/endpoint \d/i);
+    const errors = Object.entries(op.responses).filter(([code]) => /^[45]/.test(code));
+    expect(errors.length, label).toBeGreaterThan(0);
+    for (const [code, res] of errors) {
+      const example = res.content?.['application/json']?.example as { statusCode: number; error: string; details: { code: keyof typeof errorCodes } } | undefined;
+      expect(example, `${label} ${code}`).toBeDefined();
+      examples++;
+      const status = example!.statusCode;
+      // A class key (4XX, 5XX) carries a status of its class; a numbered key that very status.
+      if (/^\d{3}$/.test(code)) expect(status, `${label} ${code}`).toBe(Number(code));
+      else expect(String(status)[0], `${label} ${code}`).toBe(code[0]);
+      expect(errorCodes[example!.details.code], `${label} ${code}`).toBe(status);
+    }
+  }
+  expect(examples).toBeGreaterThan(200);
+});
+
 it('states security as schemes: the connection token is one, public operations need nothing', async () => {
   const doc = (await server.call('GET', '/openapi.json', { apiKey: null })).body as Doc;
   expect(doc.servers).toEqual([{ url: PUBLIC_URL }]);

@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { inject, afterAll, describe, expect, it } from 'vitest';
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import type { OmniportProcess } from '../support/omniport-process';
-import { childStorage, startOnStorage } from '../support/child-storage';
+import { crashStorage, startCrashServer } from '../support/crash-servers';
 
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
 const TICKETS = 2_500;
@@ -23,23 +23,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Where the child processes keep their data: a PostgreSQL database cloned from the template, or a PGlite directory. */
-const storage = () => childStorage(cleanups, 'omniport-crash-');
-
-/** `omniport start` in a child process; on PGlite a restart may find the dead owner's lock for a few seconds. */
-const startServer = (env: Record<string, string>): Promise<OmniportProcess> =>
-  startOnStorage(
-    {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      OMNIPORT_ALLOW_PRIVATE_URLS: 'true',
-      OMNIPORT_BOOTSTRAP_API_KEY: KEY,
-      OMNIPORT_RATE_LIMIT_PER_MINUTE: '0',
-      OMNIPORT_PACE_PROVIDER_BUDGETS: 'false', // the simulator does not count them
-    },
-    env,
-    cleanups,
-  );
+const storage = () => crashStorage(cleanups);
+const startServer = (env: Record<string, string>) => startCrashServer(env, KEY, cleanups);
 
 const api = (server: OmniportProcess, method: string, p: string, opts: { body?: unknown; token?: string } = {}) =>
   fetch(server.url + p, {

@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('the generated SDK', () => {
   it('is what `npm run sdk:generate` produces from the current /openapi.json', async () => {
     const doc = (await server.call('GET', '/openapi.json', { apiKey: null })).body;
-    expect(fs.readFileSync(sdkTypesFile, 'utf8') === (await sdkTypes(doc)), 'sdk/src/openapi.ts is stale: run npm run sdk:generate').toBe(true);
+    expect(fs.readFileSync(sdkTypesFile, 'utf8') === (await sdkTypes(doc)), 'sdk/src/openapi.d.ts is stale: run npm run sdk:generate').toBe(true);
   });
 
   it('creates, lists to the end with cursors and patches tickets', async () => {

@@ -35,6 +35,20 @@ it('lists a page through unified_objects_list_idx right after the first sync, wi
   // And the first page answers.
   const page = await server.call('GET', '/ticketing/tickets?limit=50', { headers: { 'x-connection-token': token } });
   expect(page.body.data).toHaveLength(50);
+  // A page filtered on a time walks that time's index from the bound, in its order: nothing to sort or filter out.
+  for (const [column, index] of [
+    ['modified_at', 'unified_objects_modified_idx'],
+    ['remote_updated_at', 'unified_objects_remote_updated_idx'],
+  ]) {
+    const timed = await server.sql(
+      `explain (format json) select id, seq, view_json from unified_objects where connection_id = '${id}' and object_type = 'ticketing.ticket'
+         and remote_was_deleted = false and ${column} >= '2000-01-01T00:00:00Z' order by ${column}, id limit 51`,
+    );
+    expect(JSON.stringify(timed), column).toContain(index);
+    expect(JSON.stringify(timed), column).not.toContain('"Node Type":"Sort"');
+  }
+  const polled = await server.call('GET', '/ticketing/tickets?limit=50&modified_after=2000-01-01T00:00:00Z', { headers: { 'x-connection-token': token } });
+  expect(polled.body.data).toHaveLength(50);
 });
 
 it('refreshes the statistics while a large first sync runs, not only at its end (each page is saved on a fresh plan)', async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   await migrateDatabase(db.target, handle);
   const cp = new ControlPlaneRepo(handle.db);
   const project = await cp.insertProject({ name: 'p' });
-  const lu = await cp.insertLinkedUser({ projectId: project.id, originId: 'x' });
+  const lu = (await cp.insertLinkedUserIfNew({ projectId: project.id, originId: 'x' }))!;
   const c = await cp.insertConnection({
     projectId: project.id,
     linkedUserId: lu.id,

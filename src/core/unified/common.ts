@@ -6,8 +6,13 @@ export const unifiedMeta = {
   remote_id: z.string().describe('The id of the object in the provider.'),
   remote_data: z.record(z.string(), z.unknown()).nullable().optional().describe('The provider’s original object (with remote_data=true).'),
   field_mappings: z.record(z.string(), z.unknown()).describe('Values of the project’s custom attributes mapped for this object.'),
-  created_at: z.string().nullable().describe('When the object was created in the provider (ISO 8601).'),
-  modified_at: z.string().nullable().describe('When the object last changed in the provider (ISO 8601).'),
+  created_at: z.string().nullable().describe('When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it.'),
+  modified_at: z
+    .string()
+    .nullable()
+    .describe('When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it.'),
+  remote_created_at: z.string().nullable().describe('When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it.'),
+  remote_updated_at: z.string().nullable().describe('When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it.'),
   remote_was_deleted: z.boolean().describe('True once the provider no longer has the object.'),
 };
 

@@ -5,7 +5,7 @@ import { toRows } from './records';
 import { unifiedView } from './view';
 import type { ConnectionRow, ControlPlaneRepo } from '../../store/control-plane.repo';
 import type { Page, PageRequest } from '../../store/pagination';
-import type { ListedRow, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
+import type { ListedRow, StoreTimes, UnifiedInsert, UnifiedListFilter, UnifiedRepo } from '../../store/unified.repo';
 import type { ResolvedMapping } from '../../store/field-mapping.repo';
 import type { FieldMappingService } from '../field-mapping';
 import type { LookupCache } from '../../store/lookup-cache';
@@ -23,6 +23,14 @@ export type BatchItem = { ok: true; view: View } | { ok: false; error: AppError 
  * What every vertical shares: reads from the store (one query per page, children batch-loaded),
  * lookups by id inside the caller's project, and read-after-write saving of provider answers.
  */
+/**
+ * A connection's token used on the other vertical's endpoints (a HubSpot token on /ticketing/…): the same
+ * 422 on reads as on writes, instead of an empty list.
+ */
+export function notOfVertical(provider: string, vertical: 'ticketing' | 'crm'): AppError {
+  return new AppError('unsupported_by_provider', `${provider} is not a ${vertical === 'crm' ? 'CRM' : 'ticketing'} provider`, { field: 'x-connection-token' });
+}
+
 export class UnifiedObjects {
   constructor(
     readonly repo: UnifiedRepo,
@@ -42,6 +50,8 @@ export class UnifiedObjects {
     filter: UnifiedListFilter,
     opts: { remoteData: boolean },
   ): Promise<Page<View> & { json?: undefined } | Page<string> & { json: true }> {
+    const vertical = objectType.split('.')[0] as 'ticketing' | 'crm';
+    if (connection.vertical !== vertical) throw notOfVertical(connection.provider, vertical);
     const mappings = await this.fieldMapping.mappingsOf(connection);
     // Mapped custom field values are read from remote_data: it is read only when asked for or mapped.
     const mapped = mappings.some((m) => m.objectTypeOwner === objectType);
@@ -111,9 +121,10 @@ export class UnifiedObjects {
   /** Saves the successes of a bulk write in one statement and pairs every input with its result, in order. */
   async saveBulk(connection: ConnectionRow, outcomes: BulkItemResult[], opts: { remoteData: boolean }): Promise<BatchItem[]> {
     const written = outcomes.flatMap((o) => (o.ok ? [o.result] : []));
-    const rowsOf = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
+    const stored = written.map((r) => toRows(connection, [r.record, ...(r.related ?? [])], null));
+    const times = new Map<string, StoreTimes>();
     try {
-      await this.repo.upsert(rowsOf.flat());
+      await this.repo.upsert(stored.flat(), { times });
     } catch (err) {
       if (!isDatabaseUnavailable(err) || written.length === 0) throw err;
       // Written at the provider, not stored: never answered as a failure the client may simply retry.
@@ -125,7 +136,7 @@ export class UnifiedObjects {
     let next = 0;
     return outcomes.map((outcome) => {
       if (!outcome.ok) return { ok: false as const, error: asAppError(outcome.error) };
-      const rows = rowsOf[next++]!;
+      const rows = stored[next++]!.map((r) => ({ ...r, ...times.get(r.id)! }));
       const view = this.view(connection, mappings, rows[0]!, opts);
       if (rows[0]!.objectType === 'ticketing.comment') {
         view.attachments = rows.slice(1).filter((r) => r.objectType === 'ticketing.attachment').map((r) => this.view(connection, mappings, r, opts));
@@ -155,7 +166,7 @@ export class UnifiedObjects {
     });
   }
 
-  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: ListedRow | UnifiedInsert, opts: { remoteData: boolean }): View {
+  private view(connection: ConnectionRow, mappings: ResolvedMapping[], row: ListedRow | (UnifiedInsert & StoreTimes), opts: { remoteData: boolean }): View {
     const view = unifiedView(row, opts);
     view.field_mappings = this.fieldMapping.readValues(connection, mappings, row.objectType, row.remoteData);
     return view;

@@ -1,6 +1,8 @@
-import type { ListedRow, UnifiedInsert } from '../../store/unified.repo';
+import type { ListedRow, StoreTimes, UnifiedInsert } from '../../store/unified.repo';
 
-type Stored = ListedRow | UnifiedInsert;
+/** A row as read from the store, or as just written with the times the store gave it. */
+type Stored = ListedRow | (UnifiedInsert & StoreTimes);
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /**
  * A stored unified object as the API answers it; `remote_data` only when asked for. `field_mappings`
@@ -12,8 +14,10 @@ export function unifiedView(row: Stored, opts: { remoteData: boolean }): Record<
     id: row.id,
     remote_id: row.remoteId,
     field_mappings: {},
-    created_at: row.remoteCreatedAt ? row.remoteCreatedAt.toISOString() : null,
-    modified_at: row.remoteUpdatedAt ? row.remoteUpdatedAt.toISOString() : null,
+    created_at: iso(row.createdAt),
+    modified_at: iso(row.modifiedAt),
+    remote_created_at: iso(row.remoteCreatedAt),
+    remote_updated_at: iso(row.remoteUpdatedAt),
     remote_was_deleted: row.remoteWasDeleted ?? false,
     ...(opts.remoteData ? { remote_data: row.remoteData } : {}),
   };

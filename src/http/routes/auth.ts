@@ -44,7 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
       schema: {
         tags: ['auth'],
-        summary: 'Generate an API key for a user of the caller’s project (endpoint 1)',
+        summary: 'Generate an API key for a user of the caller’s project',
         body: z.strictObject({
           projectId: z.string().min(1),
           userId: z.string().min(1),

@@ -70,7 +70,7 @@ export const crmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       {
         schema: {
           tags: ['crm'],
-          summary: `Create up to 100 ${spec.label} objects${spec.objectType === 'crm.contact' ? ' (endpoint 8)' : ''}: one result per element, in order`,
+          summary: `Create up to 100 ${spec.label} objects: one result per element, in order`,
           description: 'Status 201 when every element was created, 207 when some failed; a failed element is an error object. Uses the provider’s batch API where it has one.',
           headers: connectionTokenHeaders,
           querystring: remoteDataQuery,
@@ -111,7 +111,7 @@ export const crmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       {
         schema: {
           ...updateSchema,
-          summary: `Update a ${spec.label}${spec.objectType === 'crm.deal' ? ' (endpoint 7)' : ''}; the API key is enough`,
+          summary: `Update a ${spec.label}; the API key is enough`,
           description:
             spec.objectType === 'crm.deal'
               ? 'As the interface shows endpoint 7, the answer carries remote_data unless remote_data=false. An empty body changes nothing and answers the stored deal without calling the provider.'

@@ -67,7 +67,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       config: { audit: { action: 'attribute.defined', target: 'attribute', targetId: answerField('id_attribute') } },
       schema: {
         tags,
-        summary: 'Define a custom attribute of the project (endpoint 11)',
+        summary: 'Define a custom attribute of the project',
         body: z.strictObject({
           object_type_owner: z.enum(OBJECT_TYPE_OWNERS, { error: () => `must be one of ${OBJECT_TYPE_OWNERS.join(', ')}` }),
           name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'letters, digits and _ (a JSON-friendly key)'),
@@ -89,7 +89,7 @@ export const fieldMappingRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       config: { audit: { action: 'mapping.created', target: 'mapping', targetId: answerField('id_mapping') } },
       schema: {
         tags,
-        summary: 'Map an attribute to a provider custom field for one linked user (endpoint 9)',
+        summary: 'Map an attribute to a provider custom field for one linked user',
         description: 'linked_user_id accepts the Omniport id or the linked_user_origin_id.',
         body: z.strictObject({
           attributeId: z.string().min(1),

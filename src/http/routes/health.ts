@@ -8,7 +8,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     '/health',
     {
       config: { public: true },
-      schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: z.object({ status: z.literal('ok') }) } },
+      schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: z.object({ status: z.literal('ok') }), '5xx': errorSchema } },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -20,7 +20,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
       schema: {
         tags: ['health'],
         summary: 'Readiness: the database answers',
-        response: { 200: z.object({ status: z.literal('ready'), database: z.string() }), 503: errorSchema },
+        response: { 200: z.object({ status: z.literal('ready'), database: z.string() }), 503: errorSchema, '5xx': errorSchema },
       },
     },
     async (request, reply) => {

@@ -64,7 +64,7 @@ export const magicLinkRoutes: FastifyPluginAsyncZod<{ services: Services; public
       config: { audit: { action: 'magic_link.created', target: 'magic_link', targetId: answerField('id_invite_link') } },
       schema: {
         tags: ['magic links'],
-        summary: 'Create a magic link for a linked user (endpoint 10)',
+        summary: 'Create a magic link for a linked user',
         description:
           'Creates or reuses the linked user (by linked_user_origin_id) and returns the URL of the hosted connect page, where they connect ' +
           'their account. The developer learns the connection token from the connection.created event and GET /connections.',

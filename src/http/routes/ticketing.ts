@@ -31,7 +31,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     {
       schema: {
         tags: ['ticketing'],
-        summary: 'Create a ticket in the connection’s ticketing product (endpoint 3)',
+        summary: 'Create a ticket in the connection’s ticketing product',
         headers: connectionTokenHeaders,
         querystring: remoteDataQuery,
         body: ticketInput,
@@ -50,7 +50,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     {
       schema: {
         tags: ['ticketing'],
-        summary: 'Create up to 100 tickets (endpoint 2): one result per element, in order',
+        summary: 'Create up to 100 tickets: one result per element, in order',
         description: 'Status 201 when every element was created, 207 when some failed; a failed element is an error object.',
         headers: connectionTokenHeaders,
         querystring: remoteDataQuery,
@@ -83,7 +83,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     {
       schema: {
         ...patchSchema,
-        summary: 'Update a ticket (endpoint 6): ?id=<ticket id>; answers the bare ticket',
+        summary: 'Update a ticket: ?id=<ticket id>; answers the bare ticket',
         querystring: z.object({ id: z.string().min(1).describe('The ticket’s Omniport id.') }),
       },
     },
@@ -106,7 +106,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     {
       schema: {
         tags: ['ticketing'],
-        summary: 'Add a comment to a ticket, with attachments (endpoint 4)',
+        summary: 'Add a comment to a ticket, with attachments',
         headers: connectionTokenHeaders,
         querystring: remoteDataQuery,
         body: commentInput,

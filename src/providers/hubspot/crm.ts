@@ -6,6 +6,7 @@
 import { AppError } from '../../core/errors';
 import type { CrmWritable } from '../../core/unified/crm';
 import { OutcomeUnknownError, ProviderError } from '../http-client';
+import { lostAttemptOf } from '../../core/lost-attempt';
 import type { AdapterContext, BulkItemResult, CrmOperations, CrmWrite, WriteResult } from '../types';
 import { readObject } from './api';
 import { applyIntents, associationsForCreate, createBody, mapOfV3, mapOfWrites } from './associations';
@@ -104,8 +105,9 @@ export function hubspotCrmOperations(catalog: PropertyCatalog): CrmOperations {
 
   /** One batch/create call of up to 100 inputs, each with its own `objectWriteTraceId` (its index). */
   async function createChunk(ctx: AdapterContext, s: ObjectSpec, hsType: HsType, chunk: Queued[], results: BulkItemResult[]): Promise<void> {
-    const outcomes = await createInputs(ctx, s, hsType, chunk, async (items) => {
+    const outcomes = await createInputs(ctx, s, hsType, chunk, async (items, confirmedAbsent) => {
       const res = await ctx.http.post<HsBatchResponse<HsObject>>(`/crm/v3/objects/${hsType}/batch/create`, {
+        confirmedAbsent,
         json: {
           inputs: items.map(({ index, p }) => ({
             properties: p.properties,
@@ -132,21 +134,23 @@ export function hubspotCrmOperations(catalog: PropertyCatalog): CrmOperations {
    * or may not have created the objects), contacts are looked up by email: HubSpot keeps contact emails
    * unique, so a contact found with that email and created since the call started is ours, and an input
    * whose email is not found was not created and is sent once more (a duplicate of it would be refused).
-   * Inputs that cannot be looked up answer `outcome_unknown`.
+   * Inputs that cannot be looked up answer `outcome_unknown`. The retry of an interrupted request (core/lost-attempt.ts)
+   * starts there: its first attempt's call is the lost one, and "since the call started" is since that attempt began.
    */
   async function createInputs(
     ctx: AdapterContext,
     s: ObjectSpec,
     hsType: HsType,
     items: Queued[],
-    send: (items: Queued[]) => Promise<Map<number, HsObject | HsBatchError>>,
+    send: (items: Queued[], confirmedAbsent: boolean) => Promise<Map<number, HsObject | HsBatchError>>,
     resends = 1,
+    confirmedAbsent = false,
   ): Promise<BulkItemResult[]> {
-    const startedAt = Date.now();
+    const startedAt = (lostAttemptOf()?.startedAt ?? new Date()).getTime();
     const ok = (item: Queued, obj: HsObject): BulkItemResult => ({ ok: true, result: { record: s.unify(obj, hsType, mapOfWrites(hsType, item.p.associations), ctx.ids) } });
     let answer: Map<number, HsObject | HsBatchError>;
     try {
-      answer = await send(items);
+      answer = await send(items, confirmedAbsent);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError) || hsType !== 'contacts') return items.map(() => ({ ok: false, error: error as Error }));
       const found = await contactsByEmail(ctx, s, items.map((i) => i.p.properties.email).filter((e): e is string => Boolean(e)));
@@ -164,7 +168,7 @@ export function hubspotCrmOperations(catalog: PropertyCatalog): CrmOperations {
       if (again.length > 0) {
         const retried =
           resends > 0
-            ? await createInputs(ctx, s, hsType, again.map((k) => items[k]!), send, resends - 1)
+            ? await createInputs(ctx, s, hsType, again.map((k) => items[k]!), send, resends - 1, true)
             : again.map(() => ({ ok: false as const, error }));
         again.forEach((k, j) => (out[k] = retried[j]!));
       }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
 import { beforeTheWrite, OutcomeUnknownError } from '../http-client';
+import { stableWriteKey } from '../../core/lost-attempt';
 import type { AdapterContext, BulkItemResult, CommentWrite, TicketWrite, TicketingOperations, UnifiedRecord, WriteResult } from '../types';
 import { assetMarkdown, desunifyComment, unifyComment } from './comment.mapper';
 import { gql, LinearApiError, pages, type ResolvedOptions } from './graphql';
@@ -190,7 +191,9 @@ export function linearTicketOperations(o: ResolvedOptions): TicketingOperations 
   return {
     async createTicket(ctx, input: TicketWrite): Promise<WriteResult> {
       const d = desunifyIssue(input, 'create');
-      const input2 = { ...(await issueInput(new TeamLookups(ctx, o), d, d.input.teamId!)), id: randomUUID() };
+      const fields = await issueInput(new TeamLookups(ctx, o), d, d.input.teamId!);
+      // The same id on a retry of an interrupted request (core/lost-attempt.ts): the lookup below then finds its issue.
+      const input2 = { ...fields, id: stableWriteKey(JSON.stringify(fields)) ?? randomUUID() };
       const [issue] = await createWithOwnIds(ctx, o, [input2.id], async () => {
         const data = await gql<{ issueCreate?: { success?: boolean; issue?: LnIssue } }>(ctx, o, ISSUE_CREATE, { input: input2 }, { mutation: true });
         return [payloadIssue(data.issueCreate, 'new issue')];
@@ -207,7 +210,8 @@ export function linearTicketOperations(o: ResolvedOptions): TicketingOperations 
         try {
           const d = desunifyIssue(item, 'create');
           // An id of our own for each issue: results are matched by id, whatever order Linear answers in.
-          prepared.push({ index, input: { ...(await issueInput(lookups, d, d.input.teamId!)), id: randomUUID() }, comments: d.comments });
+          const fields = await issueInput(lookups, d, d.input.teamId!);
+          prepared.push({ index, input: { ...fields, id: stableWriteKey(JSON.stringify(fields)) ?? randomUUID() }, comments: d.comments });
         } catch (err) {
           out[index] = { ok: false, error: err as Error };
         }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../core/errors';
 import { OutcomeUnknownError, ProviderError, beforeTheWrite } from '../http-client';
+import { stableWriteKey } from '../../core/lost-attempt';
 import type {
   AdapterContext,
   BulkItemResult,
@@ -168,7 +169,7 @@ export function zendeskTicketOperations(o: ResolvedOptions): TicketingOperations
       const { body, laterComments } = desunifyTicket(input, 'create');
       // Zendesk deduplicates ticket creation by Idempotency-Key, so this one POST may be sent again safely.
       const created = (
-        await ctx.http.post<TicketResponse>('/api/v2/tickets', { json: { ticket: body }, headers: { 'idempotency-key': randomUUID() }, idempotent: true })
+        await ctx.http.post<TicketResponse>('/api/v2/tickets', { json: { ticket: body }, headers: { 'idempotency-key': stableWriteKey(JSON.stringify(body)) ?? randomUUID() }, idempotent: true })
       ).data;
       let ticket = created.ticket;
       const audits: Array<ZdAudit | undefined> = [created.audit];

@@ -93,7 +93,7 @@ describe('pipedrive sync across pages', { timeout: 180_000 }, () => {
     }
     expect(s.sim.requests.filter((x) => x.path === '/api/v2/persons')).toHaveLength(1);
 
-    const changed = await listAll(s, `/crm/contacts?modified_after=${new Date(Date.now() - 600_000).toISOString()}`);
+    const changed = await listAll(s, `/crm/contacts?remote_updated_after=${new Date(Date.now() - 600_000).toISOString()}`);
     expect(changed.map((c) => `${c.first_name} ${c.last_name}`).sort()).toEqual([...persons.slice(100, 107).map((p) => `Changed ${p.id}`), 'New One', 'New Two'].sort());
     expect(changed.map((c) => c.id)).toEqual(expect.arrayContaining(added.map((p) => ids('crm.contact', p.id))));
     const deal = (await s.server.call('GET', `/crm/deals/${ids('crm.deal', deals[11]!.id)}`)).body;

@@ -94,12 +94,12 @@ describe('Zendesk sync at scale', () => {
     expect(bad.body.details.issues[0].path).toBe('querystring.remote_data');
   });
 
-  it('lists the comments of one ticket, and filters by modification time', async () => {
+  it("lists the comments of one ticket, and filters by the provider's modification time", async () => {
     const [first] = (await server.call('GET', '/ticketing/tickets?limit=1', { headers: headers() })).body.data;
     const comments = await server.call('GET', `/ticketing/comments?ticket_id=${first.id}`, { headers: headers() });
     expect(comments.body.data.length).toBeGreaterThanOrEqual(2);
     expect(comments.body.data.every((c: { ticket_id: string }) => c.ticket_id === first.id)).toBe(true);
-    const recent = await server.call('GET', `/ticketing/tickets?limit=1000&modified_after=${new Date(Date.now() - 3600_000).toISOString()}`, {
+    const recent = await server.call('GET', `/ticketing/tickets?limit=1000&remote_updated_after=${new Date(Date.now() - 3600_000).toISOString()}`, {
       headers: headers(),
     });
     expect(recent.body.data.length).toBeGreaterThan(0);
@@ -125,7 +125,7 @@ describe('Zendesk sync at scale', () => {
     // The three changes, plus the few tickets of the overlap window — not the 5,000.
     expect(tickets.records_in_run).toBeGreaterThanOrEqual(3);
     expect(tickets.records_in_run).toBeLessThan(50);
-    const changed = await server.call('GET', '/ticketing/tickets?limit=1000&modified_after=' + new Date(Date.now() - 120_000).toISOString(), {
+    const changed = await server.call('GET', '/ticketing/tickets?limit=1000&remote_updated_after=' + new Date(Date.now() - 120_000).toISOString(), {
       headers: headers(),
     });
     expect(changed.body.data.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['changed remotely 1', 'changed remotely 2', 'changed remotely 3']));

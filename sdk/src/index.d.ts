@@ -1,9 +1,9 @@
 /**
- * Omniport's TypeScript client: openapi-fetch typed by the OpenAPI document (./openapi.ts, generated).
+ * Omniport's TypeScript client: openapi-fetch typed by the OpenAPI document (./openapi.d.ts, generated).
  * Every call is `client.<METHOD>(path, { params, body })` and resolves to `{ data, error, response }`:
  * `data` typed by the operation's success answer, `error` by its error answer (status, code, message).
  */
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { Client, ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './openapi.js';
 
 export type { components, operations, paths } from './openapi.js';
@@ -24,13 +24,7 @@ export interface OmniportClientOptions extends Omit<ClientOptions, 'baseUrl'> {
 
 export type OmniportClient = Client<paths>;
 
-export function createOmniportClient({ baseUrl, apiKey, connectionToken, headers, ...rest }: OmniportClientOptions): OmniportClient {
-  return createClient<paths>({
-    ...rest,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: { ...(headers as Record<string, string> | undefined), 'x-api-key': apiKey, ...(connectionToken ? { 'x-connection-token': connectionToken } : {}) },
-  });
-}
+export declare function createOmniportClient(options: OmniportClientOptions): OmniportClient;
 
 /** A list call's page: the envelope with its cursors. */
 interface Page<T> {
@@ -43,12 +37,4 @@ interface Page<T> {
  * `for await (const t of paginate((cursor) => client.GET('/ticketing/tickets', { params: { query: { cursor } } }))) …`.
  * A failed page throws its error body.
  */
-export async function* paginate<T>(page: (cursor: string | undefined) => Promise<{ data?: Page<T>; error?: unknown }>): AsyncGenerator<T> {
-  let cursor: string | undefined;
-  do {
-    const { data, error } = await page(cursor);
-    if (!data) throw Object.assign(new Error('Omniport list call failed'), { body: error });
-    yield* data.data;
-    cursor = data.next_cursor ?? undefined;
-  } while (cursor);
-}
+export declare function paginate<T>(page: (cursor: string | undefined) => Promise<{ data?: Page<T>; error?: unknown }>): AsyncGenerator<T>;

@@ -73,8 +73,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Generate an API key for a user of the caller’s project (endpoint 1)
-         * @description Generate an API key for a user of the caller’s project (endpoint 1). Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Generate an API key for a user of the caller’s project
+         * @description Generate an API key for a user of the caller’s project. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["auth.generateApiKey"];
         delete?: never;
@@ -291,7 +291,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create up to 100 contact objects (endpoint 8): one result per element, in order
+         * Create up to 100 contact objects: one result per element, in order
          * @description Status 201 when every element was created, 207 when some failed; a failed element is an error object. Uses the provider’s batch API where it has one. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["crm.contacts.createBatch"];
@@ -348,7 +348,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a deal (endpoint 7); the API key is enough
+         * Update a deal; the API key is enough
          * @description As the interface shows endpoint 7, the answer carries remote_data unless remote_data=false. An empty body changes nothing and answers the stored deal without calling the provider. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         patch: operations["crm.deals.update"];
@@ -784,8 +784,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Define a custom attribute of the project (endpoint 11)
-         * @description Define a custom attribute of the project (endpoint 11). Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Define a custom attribute of the project
+         * @description Define a custom attribute of the project. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["fieldMapping.define"];
         delete?: never;
@@ -804,7 +804,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Map an attribute to a provider custom field for one linked user (endpoint 9)
+         * Map an attribute to a provider custom field for one linked user
          * @description linked_user_id accepts the Omniport id or the linked_user_origin_id. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["fieldMapping.map"];
@@ -1034,7 +1034,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a magic link for a linked user (endpoint 10)
+         * Create a magic link for a linked user
          * @description Creates or reuses the linked user (by linked_user_origin_id) and returns the URL of the hosted connect page, where they connect their account. The developer learns the connection token from the connection.created event and GET /connections. Needs the API key (x-api-key or Authorization: Bearer). Answers 201 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["magicLink.create"];
@@ -1375,8 +1375,8 @@ export interface paths {
         get: operations["ticketing.comments.list"];
         put?: never;
         /**
-         * Add a comment to a ticket, with attachments (endpoint 4)
-         * @description Add a comment to a ticket, with attachments (endpoint 4). Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Add a comment to a ticket, with attachments
+         * @description Add a comment to a ticket, with attachments. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.comments.create"];
         delete?: never;
@@ -1539,16 +1539,16 @@ export interface paths {
         get: operations["ticketing.tickets.list"];
         put?: never;
         /**
-         * Create a ticket in the connection’s ticketing product (endpoint 3)
-         * @description Create a ticket in the connection’s ticketing product (endpoint 3). Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Create a ticket in the connection’s ticketing product
+         * @description Create a ticket in the connection’s ticketing product. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.tickets.create"];
         delete?: never;
         options?: never;
         head?: never;
         /**
-         * Update a ticket (endpoint 6): ?id=<ticket id>; answers the bare ticket
-         * @description Update a ticket (endpoint 6): ?id=<ticket id>; answers the bare ticket. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
+         * Update a ticket: ?id=<ticket id>; answers the bare ticket
+         * @description Update a ticket: ?id=<ticket id>; answers the bare ticket. Needs the API key (x-api-key or Authorization: Bearer); a connection token, if sent, must be the object’s connection. Answers 200 with the object itself (no envelope). Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         patch: operations["ticketing.tickets.updateByQueryId"];
         trace?: never;
@@ -1587,7 +1587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create up to 100 tickets (endpoint 2): one result per element, in order
+         * Create up to 100 tickets: one result per element, in order
          * @description Status 201 when every element was created, 207 when some failed; a failed element is an error object. Needs the API key (x-api-key or Authorization: Bearer) and the connection token (x-connection-token). Answers 201 with the envelope {message, statusCode, data}. Errors have the shape {statusCode, error, message, details: {code, request_id}}.
          */
         post: operations["ticketing.tickets.createBatch"];
@@ -1776,7 +1776,7 @@ export interface components {
         };
         Attachment: {
             comment_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -1786,14 +1786,18 @@ export interface components {
             file_url: string | null;
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             ticket_id: string | null;
@@ -1825,7 +1829,7 @@ export interface components {
         };
         Collection: {
             collection_type: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1834,16 +1838,20 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             parent_id: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -1851,7 +1859,7 @@ export interface components {
             attachments: components["schemas"]["Attachment"][];
             body: string | null;
             contact_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             creator_type: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1862,14 +1870,18 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             is_private: boolean | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             ticket_id: string | null;
@@ -1895,7 +1907,7 @@ export interface components {
         };
         CrmCompany: {
             addresses: components["schemas"]["Address"][];
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_addresses: components["schemas"]["Email"][];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1905,17 +1917,21 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             industry: string | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             number_of_employees: number | null;
             phone_numbers: components["schemas"]["Phone"][];
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
@@ -1923,7 +1939,7 @@ export interface components {
         CrmContact: {
             addresses: components["schemas"]["Address"][];
             company_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_addresses: components["schemas"]["Email"][];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -1934,15 +1950,19 @@ export interface components {
             /** @description Omniport’s id of the object. */
             id: string;
             last_name: string | null;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             phone_numbers: components["schemas"]["Phone"][];
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
@@ -1953,7 +1973,7 @@ export interface components {
             close_date: string | null;
             company_id: string | null;
             contact_ids: string[];
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             currency: string | null;
             description: string | null;
@@ -1963,15 +1983,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             stage_id: string | null;
@@ -1981,7 +2005,7 @@ export interface components {
             company_id: string | null;
             contact_ids: string[];
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             direction: string | null;
             end_time: string | null;
@@ -1991,14 +2015,18 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             start_at: string | null;
@@ -2010,7 +2038,7 @@ export interface components {
             company_id: string | null;
             contact_id: string | null;
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             deal_id: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2019,20 +2047,24 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             user_id: string | null;
         };
         CrmStage: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -2040,17 +2072,21 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             pipeline_id: string | null;
             pipeline_name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2058,7 +2094,7 @@ export interface components {
             company_id: string | null;
             contact_id: string | null;
             content: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             deal_id: string | null;
             due_date: string | null;
@@ -2069,14 +2105,18 @@ export interface components {
             finished_date: string | null;
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             status: string | null;
@@ -2084,7 +2124,7 @@ export interface components {
             user_id: string | null;
         };
         CrmUser: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2093,15 +2133,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2321,7 +2365,7 @@ export interface components {
             stream: string;
         };
         Tag: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
             field_mappings: {
@@ -2329,20 +2373,24 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         Team: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2351,15 +2399,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
@@ -2368,7 +2420,7 @@ export interface components {
             assigned_to: string[];
             completed_at: string | null;
             contact_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             description: string[];
             due_date: string | null;
@@ -2378,18 +2430,22 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             parent_ticket: string | null;
             priority: string | null;
             project_id: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             status: string | null;
@@ -2397,7 +2453,7 @@ export interface components {
             type: string | null;
         };
         TicketingAccount: {
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             domains: string[];
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2406,21 +2462,25 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         TicketingContact: {
             account_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             details: string | null;
             email_address: string | null;
@@ -2430,22 +2490,26 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
             phone_number: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
         };
         TicketingUser: {
             account_id: string | null;
-            /** @description When the object was created in the provider (ISO 8601). */
+            /** @description When the object entered Omniport’s store (ISO 8601); `created_after` / `created_before` filter on it. */
             created_at: string | null;
             email_address: string | null;
             /** @description Values of the project’s custom attributes mapped for this object. */
@@ -2454,15 +2518,19 @@ export interface components {
             };
             /** @description Omniport’s id of the object. */
             id: string;
-            /** @description When the object last changed in the provider (ISO 8601). */
+            /** @description When the object last changed in Omniport’s store: created, a unified field changed, deleted or restored (ISO 8601); `modified_after` / `modified_before` filter on it. */
             modified_at: string | null;
             name: string | null;
+            /** @description When the object was created in the provider, if it says (ISO 8601); `remote_created_after` / `_before` filter on it. */
+            remote_created_at: string | null;
             /** @description The provider’s original object (with remote_data=true). */
             remote_data?: {
                 [key: string]: unknown;
             } | null;
             /** @description The id of the object in the provider. */
             remote_id: string;
+            /** @description When the object last changed in the provider, if it says (ISO 8601); `remote_updated_after` / `_before` filter on it. */
+            remote_updated_at: string | null;
             /** @description True once the provider no longer has the object. */
             remote_was_deleted: boolean;
             teams: string[];
@@ -2544,7 +2612,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2564,9 +2632,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2641,7 +2709,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2661,9 +2729,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2733,7 +2801,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2753,9 +2821,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2831,7 +2899,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2851,9 +2919,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -2909,7 +2977,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -2929,9 +2997,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3007,7 +3075,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3027,9 +3095,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3092,7 +3160,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3112,9 +3180,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3205,7 +3273,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3225,9 +3293,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3288,7 +3356,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3308,9 +3376,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3395,7 +3463,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3415,9 +3483,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3442,18 +3510,30 @@ export interface operations {
     "crm.companies.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -3471,7 +3551,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3491,9 +3571,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3521,6 +3601,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -3667,7 +3749,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3687,9 +3769,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3716,6 +3798,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -3865,7 +3949,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -3885,9 +3969,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -3914,6 +3998,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -3980,7 +4066,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4000,9 +4086,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4029,6 +4115,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -4176,7 +4264,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4196,9 +4284,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4225,6 +4313,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "industry": "Example industry",
@@ -4301,7 +4391,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4321,9 +4411,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4351,6 +4441,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -4411,6 +4503,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "industry": "Example industry",
@@ -4460,8 +4554,10 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description Only contacts with this email address (exact match, as stored). */
@@ -4470,10 +4566,20 @@ export interface operations {
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -4491,7 +4597,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4511,9 +4617,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4541,6 +4647,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -4689,7 +4797,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4709,9 +4817,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4738,6 +4846,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -4889,7 +4999,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -4909,9 +5019,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -4938,6 +5048,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5004,7 +5116,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5024,9 +5136,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5053,6 +5165,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5202,7 +5316,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5222,9 +5336,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5251,6 +5365,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "first_name": "Example first name",
                      *         "last_name": "Example last name",
@@ -5327,7 +5443,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5347,9 +5463,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5377,6 +5493,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -5437,6 +5555,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "first_name": "Example first name",
                      *           "last_name": "Example last name",
@@ -5486,18 +5606,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only deals in this stage (Omniport id). */
                 stage_id?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
@@ -5517,7 +5649,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5537,9 +5669,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5567,6 +5699,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -5653,7 +5787,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5673,9 +5807,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5702,6 +5836,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -5791,7 +5927,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5811,9 +5947,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5840,6 +5976,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -5887,7 +6025,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -5907,9 +6045,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -5936,6 +6074,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -6023,7 +6163,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6043,9 +6183,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6072,6 +6212,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -6129,7 +6271,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6149,9 +6291,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6179,6 +6321,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -6220,6 +6364,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -6250,18 +6396,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -6279,7 +6437,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6299,9 +6457,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6329,6 +6487,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -6419,7 +6579,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6439,9 +6599,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6468,6 +6628,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6561,7 +6723,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6581,9 +6743,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6610,6 +6772,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6657,7 +6821,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6677,9 +6841,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6706,6 +6870,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6797,7 +6963,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6817,9 +6983,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6846,6 +7012,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "type": "Example type",
                      *         "subject": "Example subject",
@@ -6903,7 +7071,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -6923,9 +7091,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -6953,6 +7121,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -6994,6 +7164,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "type": "Example type",
                      *           "subject": "Example subject",
@@ -7024,18 +7196,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -7053,7 +7237,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7073,9 +7257,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7103,6 +7287,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7173,7 +7359,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7193,9 +7379,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7222,6 +7408,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7295,7 +7483,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7315,9 +7503,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7344,6 +7532,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7385,7 +7575,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7405,9 +7595,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7434,6 +7624,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7505,7 +7697,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7525,9 +7717,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7554,6 +7746,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "content": "Example content",
                      *         "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7605,7 +7799,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7625,9 +7819,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7655,6 +7849,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7690,6 +7886,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "content": "Example content",
                      *           "user_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7712,18 +7910,30 @@ export interface operations {
     "crm.stages.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -7739,7 +7949,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7759,9 +7969,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7789,6 +7999,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "pipeline_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7833,7 +8045,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7853,9 +8065,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7882,6 +8094,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "pipeline_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
@@ -7903,18 +8117,30 @@ export interface operations {
             query?: {
                 /** @description Only objects of this company (Omniport id). */
                 company_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only objects owned by this CRM user (Omniport id). */
                 user_id?: string;
             };
@@ -7932,7 +8158,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -7952,9 +8178,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -7982,6 +8208,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8067,7 +8295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8087,9 +8315,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8116,6 +8344,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8204,7 +8434,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8224,9 +8454,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8253,6 +8483,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8298,7 +8530,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8318,9 +8550,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8347,6 +8579,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8433,7 +8667,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8453,9 +8687,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8482,6 +8716,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "subject": "Example subject",
                      *         "content": "Example content",
@@ -8537,7 +8773,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8557,9 +8793,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8587,6 +8823,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8626,6 +8864,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "subject": "Example subject",
                      *           "content": "Example content",
@@ -8652,18 +8892,30 @@ export interface operations {
     "crm.users.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -8679,7 +8931,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8699,9 +8951,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8729,6 +8981,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email": "ada@example.com"
@@ -8772,7 +9026,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8792,9 +9046,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8821,6 +9075,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email": "ada@example.com"
@@ -8861,7 +9117,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8881,9 +9137,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -8944,7 +9200,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -8964,9 +9220,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9023,7 +9279,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9043,9 +9299,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9114,7 +9370,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9134,9 +9390,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9205,7 +9461,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9225,9 +9481,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9288,7 +9544,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9308,9 +9564,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9387,7 +9643,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9407,9 +9663,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9474,7 +9730,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9494,9 +9750,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9565,7 +9821,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9585,9 +9841,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9631,7 +9887,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9651,9 +9907,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9706,6 +9962,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
+                     *       "details": {
+                     *         "code": "provider_error",
+                     *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9747,7 +10023,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9767,9 +10043,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9851,7 +10127,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9871,9 +10147,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -9932,7 +10208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -9952,9 +10228,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10033,7 +10309,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10053,9 +10329,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10117,7 +10393,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10137,9 +10413,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10202,7 +10478,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10222,9 +10498,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10304,7 +10580,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10324,9 +10600,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10403,7 +10679,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10423,9 +10699,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10535,7 +10811,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10555,9 +10831,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10627,7 +10903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10647,9 +10923,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10720,7 +10996,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10740,9 +11016,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10814,7 +11090,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10834,9 +11110,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -10928,7 +11204,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -10948,9 +11224,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11019,7 +11295,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11039,9 +11315,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11110,7 +11386,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11130,9 +11406,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11185,7 +11461,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11205,9 +11481,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11280,7 +11556,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11300,9 +11576,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11357,7 +11633,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11377,9 +11653,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11442,6 +11718,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
+                     *       "details": {
+                     *         "code": "provider_error",
+                     *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11469,10 +11765,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database does not answer",
                      *       "details": {
-                     *         "code": "provider_error",
+                     *         "code": "provider_unavailable",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
                      *       }
                      *     }
@@ -11517,7 +11813,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11537,9 +11833,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11594,7 +11890,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11614,9 +11910,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11689,18 +11985,30 @@ export interface operations {
     "ticketing.accounts.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -11716,7 +12024,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11736,9 +12044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11766,6 +12074,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "domains": [
@@ -11811,7 +12121,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11831,9 +12141,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11860,6 +12170,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "domains": [
@@ -11880,18 +12192,30 @@ export interface operations {
     "ticketing.attachments.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -11907,7 +12231,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -11927,9 +12251,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -11957,6 +12281,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "file_name": "Example file name",
                      *           "file_url": "https://example.com/files/report.pdf",
@@ -12031,7 +12357,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12051,9 +12377,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12114,7 +12440,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12134,9 +12460,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12163,6 +12489,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "file_name": "Example file name",
                      *         "file_url": "https://example.com/files/report.pdf",
@@ -12184,18 +12512,30 @@ export interface operations {
     "ticketing.collections.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -12211,7 +12551,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12231,9 +12571,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12261,6 +12601,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description",
@@ -12306,7 +12648,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12326,9 +12668,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12355,6 +12697,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description",
@@ -12375,18 +12719,30 @@ export interface operations {
     "ticketing.comments.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only the comments of this ticket. */
                 ticket_id?: string;
             };
@@ -12404,7 +12760,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12424,9 +12780,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12454,6 +12810,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "body": "Example body",
                      *           "html_body": "Example html body",
@@ -12470,6 +12828,8 @@ export interface operations {
                      *               "field_mappings": {},
                      *               "created_at": "2026-11-24T09:30:00.000Z",
                      *               "modified_at": "2026-11-24T09:30:00.000Z",
+                     *               "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *               "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *               "remote_was_deleted": true,
                      *               "file_name": "Example file name",
                      *               "file_url": "https://example.com/files/report.pdf",
@@ -12552,7 +12912,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12572,9 +12932,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12601,6 +12961,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "body": "Example body",
                      *         "html_body": "Example html body",
@@ -12617,6 +12979,8 @@ export interface operations {
                      *             "field_mappings": {},
                      *             "created_at": "2026-11-24T09:30:00.000Z",
                      *             "modified_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *             "remote_was_deleted": true,
                      *             "file_name": "Example file name",
                      *             "file_url": "https://example.com/files/report.pdf",
@@ -12660,7 +13024,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12680,9 +13044,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12709,6 +13073,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "body": "Example body",
                      *         "html_body": "Example html body",
@@ -12725,6 +13091,8 @@ export interface operations {
                      *             "field_mappings": {},
                      *             "created_at": "2026-11-24T09:30:00.000Z",
                      *             "modified_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *             "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *             "remote_was_deleted": true,
                      *             "file_name": "Example file name",
                      *             "file_url": "https://example.com/files/report.pdf",
@@ -12748,18 +13116,30 @@ export interface operations {
     "ticketing.contacts.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -12775,7 +13155,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12795,9 +13175,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12825,6 +13205,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email_address": "ada@example.com",
@@ -12871,7 +13253,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12891,9 +13273,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -12920,6 +13302,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email_address": "ada@example.com",
@@ -12941,18 +13325,30 @@ export interface operations {
     "ticketing.tags.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -12968,7 +13364,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -12988,9 +13384,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13018,6 +13414,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name"
                      *         }
@@ -13060,7 +13458,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13080,9 +13478,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13109,6 +13507,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name"
                      *       }
@@ -13126,18 +13526,30 @@ export interface operations {
     "ticketing.teams.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -13153,7 +13565,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13173,9 +13585,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13203,6 +13615,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "description": "Example description"
@@ -13246,7 +13660,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13266,9 +13680,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13295,6 +13709,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "description": "Example description"
@@ -13319,22 +13735,34 @@ export interface operations {
                 assigned_to?: string;
                 /** @description Only tickets of this contact (Omniport id). */
                 contact_id?: string;
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
                 /** @description Only tickets with this priority. */
                 priority?: "URGENT" | "HIGH" | "MEDIUM" | "LOW";
                 /** @description Only tickets of this collection (Omniport id). */
                 project_id?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
                 /** @description Only tickets with this status. */
                 status?: "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "CLOSED";
             };
@@ -13352,7 +13780,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13372,9 +13800,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13402,6 +13830,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -13517,7 +13947,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13537,9 +13967,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13566,6 +13996,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "status": "Example status",
@@ -13678,7 +14110,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13698,9 +14130,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13724,6 +14156,8 @@ export interface operations {
                      *       "field_mappings": {},
                      *       "created_at": "2026-11-24T09:30:00.000Z",
                      *       "modified_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *       "remote_was_deleted": true,
                      *       "name": "Example name",
                      *       "status": "Example status",
@@ -13774,7 +14208,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13794,9 +14228,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13823,6 +14257,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "status": "Example status",
@@ -13932,7 +14368,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -13952,9 +14388,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -13978,6 +14414,8 @@ export interface operations {
                      *       "field_mappings": {},
                      *       "created_at": "2026-11-24T09:30:00.000Z",
                      *       "modified_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *       "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *       "remote_was_deleted": true,
                      *       "name": "Example name",
                      *       "status": "Example status",
@@ -14038,7 +14476,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14058,9 +14496,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14088,6 +14526,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -14137,6 +14577,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "status": "Example status",
@@ -14173,18 +14615,30 @@ export interface operations {
     "ticketing.users.list": {
         parameters: {
             query?: {
-                /** @description Only objects created in the provider at or after this time. */
+                /** @description Only objects that entered Omniport’s store at or after this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
                 created_after?: string;
+                /** @description Only objects that entered Omniport’s store before this time (created_at). A list filtered on a time is ordered by it (created_at, then id; by modified_at first when several are filtered). */
+                created_before?: string;
                 /** @description Opaque cursor from next_cursor or prev_cursor of a previous page. */
                 cursor?: string;
                 /** @description true: include objects deleted in the provider (remote_was_deleted). */
                 include_deleted?: "true" | "false";
                 /** @description Page size (1–1000, default 50). */
                 limit?: number;
-                /** @description Only objects changed in the provider at or after this time. */
+                /** @description Only objects that last changed in Omniport’s store at or after this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
                 modified_after?: string;
+                /** @description Only objects that last changed in Omniport’s store before this time (modified_at). A list filtered on a time is ordered by it (modified_at, then id; by modified_at first when several are filtered). */
+                modified_before?: string;
+                /** @description Only objects created in the provider at or after this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_after?: string;
+                /** @description Only objects created in the provider before this time (remote_created_at). A list filtered on a time is ordered by it (remote_created_at, then id; by modified_at first when several are filtered). */
+                remote_created_before?: string;
                 /** @description true: include the provider’s original object in remote_data. */
                 remote_data?: "true" | "false";
+                /** @description Only objects last changed in the provider at or after this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_after?: string;
+                /** @description Only objects last changed in the provider before this time (remote_updated_at). A list filtered on a time is ordered by it (remote_updated_at, then id; by modified_at first when several are filtered). */
+                remote_updated_before?: string;
             };
             header?: never;
             path?: never;
@@ -14200,7 +14654,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14220,9 +14674,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14250,6 +14704,8 @@ export interface operations {
                      *           "field_mappings": {},
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "modified_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *           "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *           "remote_was_deleted": true,
                      *           "name": "Example name",
                      *           "email_address": "ada@example.com",
@@ -14297,7 +14753,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14317,9 +14773,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14346,6 +14802,8 @@ export interface operations {
                      *         "field_mappings": {},
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "modified_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_created_at": "2026-11-24T09:30:00.000Z",
+                     *         "remote_updated_at": "2026-11-24T09:30:00.000Z",
                      *         "remote_was_deleted": true,
                      *         "name": "Example name",
                      *         "email_address": "ada@example.com",
@@ -14387,7 +14845,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14407,9 +14865,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14498,7 +14956,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14518,9 +14976,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14601,7 +15059,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14621,9 +15079,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14690,7 +15148,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14710,9 +15168,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14777,7 +15235,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14797,9 +15255,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14868,7 +15326,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14888,9 +15346,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -14969,7 +15427,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -14989,9 +15447,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"
@@ -15075,7 +15533,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
+                     *       "statusCode": 400,
                      *       "error": "Bad Request",
                      *       "message": "body.name: Invalid input",
                      *       "details": {
@@ -15095,9 +15553,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 1,
-                     *       "error": "Bad Request",
-                     *       "message": "body.name: Invalid input",
+                     *       "statusCode": 502,
+                     *       "error": "Bad Gateway",
+                     *       "message": "zendesk answered 500: the provider failed",
                      *       "details": {
                      *         "code": "provider_error",
                      *         "request_id": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f"

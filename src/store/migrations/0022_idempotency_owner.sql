@@ -1,0 +1,2 @@
+ALTER TABLE "idempotency_keys" ADD COLUMN "owner" text;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD COLUMN "heartbeat_at" timestamp with time zone DEFAULT date_trunc('milliseconds', now()) NOT NULL;
