@@ -7,63 +7,14 @@
  *   BENCH_DATABASE_URL=postgres://…/<empty database> npx tsx bench/responsiveness.ts 50000 50000
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { z } from 'zod';
 import { ProviderRegistry } from '../src/providers/registry';
-import type { ProviderAdapter, UnifiedRecord } from '../src/providers/types';
+import { inMemoryTicketsProvider } from '../test/support/in-memory-tickets';
 import { connect, percentile, startBenchServer } from './support';
 
 const tickets = Number(process.argv[2] ?? 50_000);
 const pageSize = Number(process.argv[3] ?? 1000);
 
-const ticket = (i: number): UnifiedRecord => ({
-  objectType: 'ticketing.ticket',
-  remoteId: String(i),
-  data: {
-    name: `Ticket ${i}: the printer on floor ${i % 7} is on fire again`,
-    status: 'OPEN',
-    description: [`A description of ticket ${i} long enough to look like one a customer wrote. `.repeat(3)],
-    due_date: null,
-    type: 'incident',
-    parent_ticket: null,
-    project_id: null,
-    tags: ['billing', `t${i % 13}`],
-    completed_at: null,
-    priority: 'HIGH',
-    assigned_to: [],
-    account_id: null,
-    contact_id: null,
-  },
-  remoteData: { id: i, subject: `Ticket ${i}`, custom_fields: [{ id: 1, value: i % 3 === 0 }] },
-  remoteCreatedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
-  remoteUpdatedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
-});
-
-const bulk: ProviderAdapter = {
-  manifest: {
-    name: 'bulk',
-    displayName: 'Bulk',
-    vertical: 'ticketing',
-    authKind: 'api_token',
-    credentials: z.strictObject({ api_token: z.string().min(1) }),
-    capabilities: { 'ticketing.ticket': ['list', 'get', 'sync'] },
-  },
-  http: { authHeaders: () => ({}), errorMessage: () => undefined },
-  verifyCredentials: async () => {},
-  syncers: [
-    {
-      key: 'ticketing.ticket',
-      objectTypes: ['ticketing.ticket'],
-      incremental: false,
-      reportsDeletions: false,
-      async *run() {
-        for (let start = 0; start < tickets; start += pageSize) {
-          const records = Array.from({ length: Math.min(pageSize, tickets - start) }, (_, j) => ticket(start + j + 1));
-          yield { records, resume: start + pageSize < tickets ? String(start + pageSize) : null };
-        }
-      },
-    },
-  ],
-};
+const bulk = inMemoryTicketsProvider({ name: 'bulk', tickets, pageSize });
 
 const bench = await startBenchServer(new ProviderRegistry([bulk]));
 const { connectionId, token } = await connect(bench, { provider: 'bulk', credentials: { api_token: 'x' }, base_url: 'http://127.0.0.1:9' });

@@ -6,60 +6,14 @@
  * What is checked is behaviour (answers during the run, a rising count), not time.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ProviderRegistry } from '../../src/providers/registry';
-import type { ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
 import { startTestServer, type TestServer } from '../support/harness';
+import { inMemoryTicketsProvider } from '../support/in-memory-tickets';
 
 const TICKETS = 3_000;
 
-const ticket = (i: number): UnifiedRecord => ({
-  objectType: 'ticketing.ticket',
-  remoteId: String(i),
-  data: {
-    name: `Ticket ${i}`,
-    status: 'OPEN',
-    description: [`Description of ticket ${i}`],
-    due_date: null,
-    type: null,
-    parent_ticket: null,
-    project_id: null,
-    tags: [],
-    completed_at: null,
-    priority: null,
-    assigned_to: [],
-    account_id: null,
-    contact_id: null,
-  },
-  remoteData: { id: i },
-  remoteCreatedAt: new Date(Date.UTC(2026, 0, 1) + i),
-  remoteUpdatedAt: new Date(Date.UTC(2026, 0, 1) + i),
-});
-
 /** A provider whose one page holds every ticket (as the issue's 60,000-ticket page did). */
-const onePage: ProviderAdapter = {
-  manifest: {
-    name: 'one-page',
-    displayName: 'One Page',
-    vertical: 'ticketing',
-    authKind: 'api_token',
-    credentials: z.strictObject({ api_token: z.string().min(1) }),
-    capabilities: { 'ticketing.ticket': ['list', 'get', 'sync'] },
-  },
-  http: { authHeaders: () => ({}), errorMessage: () => undefined },
-  verifyCredentials: async () => {},
-  syncers: [
-    {
-      key: 'ticketing.ticket',
-      objectTypes: ['ticketing.ticket'],
-      incremental: false,
-      reportsDeletions: false,
-      async *run() {
-        yield { records: Array.from({ length: TICKETS }, (_, i) => ticket(i + 1)), resume: null };
-      },
-    },
-  ],
-};
+const onePage = inMemoryTicketsProvider({ name: 'one-page', tickets: TICKETS, pageSize: TICKETS });
 
 let server: TestServer;
 beforeAll(async () => {
