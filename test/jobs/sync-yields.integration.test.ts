@@ -42,8 +42,8 @@ it('answers requests while a 3,000-ticket page is saved, and shows the count ris
     answeredDuring.push('health');
     const stream = (status.body.data.streams as { stream: string; status: string; records_in_run: number }[]).find((s) => s.stream === 'ticketing.ticket');
     if (stream?.status === 'running') counts.push(stream.records_in_run);
-    // A client polling every 100 ms.
-    await new Promise((r) => setTimeout(r, 100));
+    // A client polling every 50 ms.
+    await new Promise((r) => setTimeout(r, 50));
   }
   const result = await run;
   console.log(`sync of ${TICKETS} tickets in one page: ${answeredDuring.length} polls answered during it; records_in_run seen ${counts.join(', ')}`);
@@ -52,7 +52,8 @@ it('answers requests while a 3,000-ticket page is saved, and shows the count ris
   expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
   const rises = counts.filter((c, i) => i > 0 && c > counts[i - 1]!).length;
   expect(rises, `records_in_run seen: ${counts.join(', ')}`).toBeGreaterThanOrEqual(2);
-  expect(Math.max(...counts)).toBeLessThan(TICKETS);
+  // Counts seen in the middle of the page (after its last slice, the stream is still running until the run ends).
+  expect(counts.filter((c) => c > 0 && c < TICKETS).length).toBeGreaterThanOrEqual(2);
   const listed = await server.call('GET', '/ticketing/tickets?limit=1', { headers: { 'x-connection-token': token } });
   expect(listed.status).toBe(200);
   expect(listed.body.data).toHaveLength(1);
