@@ -28,10 +28,11 @@ afterAll(async () => {
   await sim?.close();
 });
 
+/** Whether each stored label is marked deleted, by the label's id (names repeat across repositories: `bug`). */
 const labelState = async () =>
   new Map(
-    (await server.sql(`select remote_data->>'name' as name, remote_was_deleted from unified_objects where connection_id = $1 and object_type = 'ticketing.tag'`, [connectionId])).map(
-      (r) => [String(r.name), r.remote_was_deleted as boolean],
+    (await server.sql(`select remote_id, remote_was_deleted from unified_objects where connection_id = $1 and object_type = 'ticketing.tag'`, [connectionId])).map(
+      (r) => [String(r.remote_id), r.remote_was_deleted as boolean],
     ),
   );
 
@@ -56,13 +57,13 @@ describe('a full run of a list walked by page number', () => {
     // the provider, asked about the unread one, still has it.
     const run = await sync.run(connectionId, 'ticketing.tag', { full: true });
     expect(run).toMatchObject({ outcome: 'done', markedDeleted: 0 });
-    expect((await labelState()).get(shifted!.name)).toBe(false);
+    expect((await labelState()).get(String(shifted!.id))).toBe(false);
     expect(sim.requests.some((r) => r.path === `/repos/${REPO}/labels/${encodeURIComponent(shifted!.name)}`)).toBe(true);
 
     // The next run does not list the deleted label, and the provider confirms it gone: marked deleted.
     expect(await sync.run(connectionId, 'ticketing.tag', { full: true })).toMatchObject({ outcome: 'done', markedDeleted: 1 });
     const state = await labelState();
-    expect(state.get(victim!.name)).toBe(true);
-    expect(state.get(shifted!.name)).toBe(false);
+    expect(state.get(String(victim!.id))).toBe(true);
+    expect(state.get(String(shifted!.id))).toBe(false);
   });
 });
