@@ -3,6 +3,7 @@
  * lists (`limit`, `offset` → `next_page.offset`), and a project's event stream (`GET /events` with sync
  * tokens). All calls go through `ctx.http`; bodies travel in Asana's `{"data": …}` envelope.
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { AsCustomField, AsEvent, AsPage, AsRef, AsUser, AsWorkspace } from './types';
@@ -30,15 +31,8 @@ export const TASK_FIELDS = [
 export const STORY_FIELDS = 'created_at,created_by,resource_subtype,type,text,html_text';
 export const ATTACHMENT_FIELDS = 'name,created_at,download_url,permanent_url,host,parent';
 
-const cache = new Map<string, { at: number; value: unknown }>();
-export async function remembered<T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> {
-  const key = `${ctx.connectionId}\u0000${what}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < o.cacheMs) return hit.value as T;
-  const value = await load();
-  cache.set(key, { at: Date.now(), value });
-  return value;
-}
+const cache = new ConnectionCache(5 * 60_000);
+export const remembered = <T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> => cache.get(ctx, what, load, false, o.cacheMs);
 
 /** `GET path` → its `data`. */
 export async function getData<T>(ctx: AdapterContext, path: string, query?: Record<string, string | number | undefined>): Promise<T> {

@@ -2,11 +2,11 @@ import type { IdOf } from '../../core/unified/ids';
 import type { AttachmentFields, CollectionFields, CommentFields, TagFields, TeamFields, TicketFields, UserFields } from '../../core/unified/ticketing';
 import type { UnifiedRecord } from '../types';
 import type { AsAttachment, AsCustomField, AsProject, AsStory, AsTag, AsTask, AsTeam, AsUser } from './types';
-import { asRecord, dateOf, nonEmpty } from './util';
+import { asRecord, toDate, nonEmpty } from './util';
 
 const stamps = (o: { created_at?: string | null; modified_at?: string | null }) => ({
-  remoteCreatedAt: dateOf(o.created_at),
-  remoteUpdatedAt: dateOf(o.modified_at) ?? dateOf(o.created_at),
+  remoteCreatedAt: toDate(o.created_at),
+  remoteUpdatedAt: toDate(o.modified_at) ?? toDate(o.created_at),
 });
 
 /** The task's first project (tasks listed through a project always have one). */
@@ -19,12 +19,12 @@ export function unifyTask(t: AsTask, ids: IdOf): UnifiedRecord {
     name: nonEmpty(t.name),
     status: typeof t.completed === 'boolean' ? (t.completed ? 'CLOSED' : 'OPEN') : null,
     description: notes ? [notes] : [],
-    due_date: due ? (dateOf(due)?.toISOString() ?? null) : null,
+    due_date: due ? (toDate(due)?.toISOString() ?? null) : null,
     type: nonEmpty(t.resource_subtype),
     parent_ticket: ids('ticketing.ticket', t.parent?.gid),
     project_id: ids('ticketing.collection', projectOf(t)),
     tags: (t.tags ?? []).map((x) => nonEmpty(x.name)).filter((x): x is string => x !== null),
-    completed_at: dateOf(t.completed_at)?.toISOString() ?? null,
+    completed_at: toDate(t.completed_at)?.toISOString() ?? null,
     priority: null,
     assigned_to: t.assignee?.gid ? [ids('ticketing.user', t.assignee.gid)!] : [],
     account_id: null,

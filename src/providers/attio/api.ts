@@ -4,8 +4,9 @@
  */
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
-import { ConnectionCache as Cache } from '../connection-cache';
+import { ConnectionCache as Cache, unsupportedBy } from '../kit';
 import type { AdapterContext } from '../types';
+export { isNotFound } from '../kit';
 
 export { Cache };
 
@@ -46,11 +47,8 @@ export function dataOf<T>(res: { data: { data?: T } | undefined }, what: string)
   return d;
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
-
 /** What Attio cannot store: a 422 naming the field. */
-export const unsupported = (field: string, message: string, extra: Record<string, unknown> = {}) =>
-  new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'attio', ...extra });
+export const unsupported = unsupportedBy('attio');
 export const required = (field: string, message: string) => new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
 
 /** A record or workspace member id (a UUID): refused before any call when it is not one. */
@@ -74,7 +72,6 @@ export async function* pages<T>(ctx: AdapterContext, o: { query?: AttioObject; l
     offset = next;
   }
 }
-
 
 /** The workspace's attributes of an object, by slug. */
 export const attributes = (cache: Cache, ctx: AdapterContext, object: AttioObject, fresh = false) =>

@@ -8,8 +8,7 @@ import { crmWritesByType } from '../crm-writers';
 import { attributes, dataOf, objectSlugs, unsupported, uuid, type AttioObject, type AttioRecord, type Cache } from './api';
 import { customValues } from './custom-fields';
 import { desunifyCompany, desunifyDeal, desunifyNote, desunifyPerson, desunifyTask, unifyCompany, unifyDeal, unifyNote, unifyPerson, unifyTask, type AttioNote, type AttioTask } from './mappers';
-
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
+import { has } from '../kit';
 
 export function attioCrmOperations(cache: Cache): Pick<CrmOperations, 'create' | 'update'> {
   const fieldsOf = (input: CrmWrite): CrmWrite => {

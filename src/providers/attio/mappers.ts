@@ -7,9 +7,8 @@ import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { first, required, unsupported, uuid, valuesOf, type AttioObject, type AttioRecord, type AttioValue } from './api';
+import { has, nonEmpty } from '../kit';
 
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 const date = (v: unknown): Date | null => {
   const d = typeof v === 'string' ? new Date(v.replace(/(\.\d{3})\d+/, '$1')) : null;
   return d && !Number.isNaN(d.getTime()) ? d : null;
@@ -27,7 +26,7 @@ const ref = (object: AttioObject, id: unknown, field: string) => ({ target_objec
 
 function readAddress(v: AttioValue | undefined, owner: string) {
   if (!v) return [];
-  const out = { street_1: text(v.line_1), street_2: text(v.line_2), city: text(v.locality), state: text(v.region), postal_code: text(v.postcode), country: text(v.country_code), address_type: 'WORK', owner_type: owner };
+  const out = { street_1: nonEmpty(v.line_1), street_2: nonEmpty(v.line_2), city: nonEmpty(v.locality), state: nonEmpty(v.region), postal_code: nonEmpty(v.postcode), country: nonEmpty(v.country_code), address_type: 'WORK', owner_type: owner };
   return [out.street_1, out.street_2, out.city, out.state, out.postal_code, out.country].some((x) => x !== null) ? [out] : [];
 }
 
@@ -44,13 +43,13 @@ function writeAddress(list: Address[]): unknown[] {
 export function unifyPerson(r: AttioRecord, ids: IdOf): UnifiedRecord {
   const name = first(r, 'name');
   return record('crm.contact', r, {
-    first_name: text(name?.first_name),
-    last_name: text(name?.last_name),
+    first_name: nonEmpty(name?.first_name),
+    last_name: nonEmpty(name?.last_name),
     email_addresses: valuesOf(r, 'email_addresses').map((e) => ({ email_address: String(e.original_email_address ?? e.email_address), email_address_type: 'WORK', owner_type: 'CONTACT' })),
     phone_numbers: valuesOf(r, 'phone_numbers').map((p) => ({ phone_number: String(p.original_phone_number ?? p.phone_number), phone_type: 'WORK', owner_type: 'CONTACT' })),
     addresses: readAddress(first(r, 'primary_location'), 'CONTACT'),
     user_id: null,
-    company_id: ids('crm.company', text(first(r, 'company')?.target_record_id)),
+    company_id: ids('crm.company', nonEmpty(first(r, 'company')?.target_record_id)),
   });
 }
 
@@ -74,7 +73,7 @@ export function desunifyPerson(input: CrmWrite, current: AttioRecord | undefined
 
 export function unifyCompany(r: AttioRecord): UnifiedRecord {
   return record('crm.company', r, {
-    name: text(first(r, 'name')?.value),
+    name: nonEmpty(first(r, 'name')?.value),
     industry: null,
     number_of_employees: null,
     email_addresses: [],
@@ -103,13 +102,13 @@ export function unifyDeal(r: AttioRecord, ids: IdOf): UnifiedRecord {
   const value = first(r, 'value');
   const stage = first(r, 'stage')?.status as { id?: { status_id?: string } } | undefined;
   return record('crm.deal', r, {
-    name: text(first(r, 'name')?.value),
+    name: nonEmpty(first(r, 'name')?.value),
     description: null,
     amount: numberToDecimal(value?.currency_value),
-    currency: text(value?.currency_code),
+    currency: nonEmpty(value?.currency_code),
     stage_id: ids('crm.stage', stage?.id?.status_id ?? null),
-    user_id: ids('crm.user', text(first(r, 'owner')?.referenced_actor_id)),
-    company_id: ids('crm.company', text(first(r, 'associated_company')?.target_record_id)),
+    user_id: ids('crm.user', nonEmpty(first(r, 'owner')?.referenced_actor_id)),
+    company_id: ids('crm.company', nonEmpty(first(r, 'associated_company')?.target_record_id)),
     contact_ids: valuesOf(r, 'associated_people').map((v) => ids('crm.contact', String(v.target_record_id))!),
     close_date: null,
   });
@@ -139,14 +138,14 @@ export function desunifyDeal(input: CrmWrite, create: boolean, currency: string 
 // ---------------------------------------------------------------- stages, users
 
 export function unifyStatus(s: { id: { status_id: string }; title?: string }): UnifiedRecord {
-  return { objectType: 'crm.stage', remoteId: s.id.status_id, data: { name: text(s.title), pipeline_id: null, pipeline_name: null }, remoteData: s as unknown as Record<string, unknown>, remoteCreatedAt: null, remoteUpdatedAt: null };
+  return { objectType: 'crm.stage', remoteId: s.id.status_id, data: { name: nonEmpty(s.title), pipeline_id: null, pipeline_name: null }, remoteData: s as unknown as Record<string, unknown>, remoteCreatedAt: null, remoteUpdatedAt: null };
 }
 
 export function unifyMember(m: { id: { workspace_member_id: string }; first_name?: string; last_name?: string; email_address?: string; created_at?: string }): UnifiedRecord {
   return {
     objectType: 'crm.user',
     remoteId: m.id.workspace_member_id,
-    data: { name: [m.first_name, m.last_name].filter((x) => text(x)).join(' ') || null, email: text(m.email_address) },
+    data: { name: [m.first_name, m.last_name].filter((x) => nonEmpty(x)).join(' ') || null, email: nonEmpty(m.email_address) },
     remoteData: m as unknown as Record<string, unknown>,
     remoteCreatedAt: date(m.created_at),
     remoteUpdatedAt: null,
@@ -169,7 +168,7 @@ export interface AttioNote {
 }
 
 export function unifyNote(n: AttioNote, ids: IdOf): UnifiedRecord {
-  const data: Record<string, unknown> = { content: text(n.content_plaintext) ?? text(n.title), user_id: n.created_by_actor?.type === 'workspace-member' ? ids('crm.user', n.created_by_actor.id ?? null) : null, company_id: null, contact_id: null, deal_id: null };
+  const data: Record<string, unknown> = { content: nonEmpty(n.content_plaintext) ?? nonEmpty(n.title), user_id: n.created_by_actor?.type === 'workspace-member' ? ids('crm.user', n.created_by_actor.id ?? null) : null, company_id: null, contact_id: null, deal_id: null };
   const field = FIELD_OF[n.parent_object ?? ''];
   if (field) data[field] = ids(TYPE_OF[n.parent_object!]!, n.parent_record_id ?? null);
   return { objectType: 'crm.note', remoteId: n.id.note_id, data, remoteData: n as unknown as Record<string, unknown>, remoteCreatedAt: date(n.created_at), remoteUpdatedAt: null };
@@ -202,7 +201,7 @@ export function unifyTask(t: AttioTask, ids: IdOf, slugs: Map<string, string>): 
     objectType: 'crm.task',
     remoteId: t.id.task_id,
     data: {
-      subject: text(t.content_plaintext),
+      subject: nonEmpty(t.content_plaintext),
       content: null,
       status: t.is_completed ? 'COMPLETED' : 'PENDING',
       due_date: date(t.deadline_at)?.toISOString() ?? null,

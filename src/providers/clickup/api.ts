@@ -3,6 +3,7 @@
  * their lists, folderless lists), the workspace's task listing (`GET /v2/team/{id}/task`, numbered pages of
  * 100), and the custom fields of its lists. All calls go through `ctx.http`.
  */
+import { ConnectionCache } from '../kit';
 import type { AdapterContext } from '../types';
 import type { CuField, CuFolder, CuList, CuSpace, CuTask, CuWorkspace } from './types';
 import { seg, unsupported } from './util';
@@ -17,15 +18,8 @@ export const resolveOptions = (o: ClickUpAdapterOptions = {}): ResolvedOptions =
 /** ClickUp answers task listings in pages of 100 (Get Filtered Team Tasks). */
 export const TASK_PAGE = 100;
 
-const cache = new Map<string, { at: number; value: unknown }>();
-export async function remembered<T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> {
-  const key = `${ctx.connectionId}\u0000${what}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < o.cacheMs) return hit.value as T;
-  const value = await load();
-  cache.set(key, { at: Date.now(), value });
-  return value;
-}
+const cache = new ConnectionCache(5 * 60_000);
+export const remembered = <T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> => cache.get(ctx, what, load, false, o.cacheMs);
 
 /** The workspaces the token reaches, with their members (`GET /v2/team`). */
 async function workspaces(ctx: AdapterContext): Promise<CuWorkspace[]> {

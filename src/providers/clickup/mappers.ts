@@ -2,14 +2,14 @@ import type { IdOf } from '../../core/unified/ids';
 import type { AttachmentFields, CollectionFields, CommentFields, TagFields, TeamFields, TicketFields, TicketPriority, TicketStatus, UserFields } from '../../core/unified/ticketing';
 import type { UnifiedRecord } from '../types';
 import type { CuAttachment, CuComment, CuField, CuFolder, CuGroup, CuList, CuSpace, CuTask, CuUser } from './types';
-import { asRecord, fromMs, nonEmpty } from './util';
+import { asRecord, fromEpochMs, nonEmpty } from './util';
 
 export const STATUS_TYPE_TO_UNIFIED: Readonly<Record<string, TicketStatus>> = { open: 'OPEN', custom: 'IN_PROGRESS', closed: 'CLOSED', done: 'CLOSED' };
 export const PRIORITY_TO_UNIFIED: Readonly<Record<string, TicketPriority>> = { urgent: 'URGENT', high: 'HIGH', normal: 'MEDIUM', low: 'LOW' };
 /** ClickUp's priority numbers: 1 urgent, 2 high, 3 normal, 4 low. */
 export const UNIFIED_TO_PRIORITY: Readonly<Record<TicketPriority, number>> = { URGENT: 1, HIGH: 2, MEDIUM: 3, LOW: 4 };
 
-const stamps = (created: unknown, updated: unknown) => ({ remoteCreatedAt: fromMs(created), remoteUpdatedAt: fromMs(updated) ?? fromMs(created) });
+const stamps = (created: unknown, updated: unknown) => ({ remoteCreatedAt: fromEpochMs(created), remoteUpdatedAt: fromEpochMs(updated) ?? fromEpochMs(created) });
 
 export function unifyTask(t: CuTask, ids: IdOf): UnifiedRecord {
   const text = nonEmpty(t.text_content) ?? nonEmpty(t.description);
@@ -17,12 +17,12 @@ export function unifyTask(t: CuTask, ids: IdOf): UnifiedRecord {
     name: nonEmpty(t.name),
     status: t.status?.type ? (STATUS_TYPE_TO_UNIFIED[t.status.type] ?? null) : null,
     description: text ? [text] : [],
-    due_date: fromMs(t.due_date)?.toISOString() ?? null,
+    due_date: fromEpochMs(t.due_date)?.toISOString() ?? null,
     type: null,
     parent_ticket: ids('ticketing.ticket', nonEmpty(t.parent)),
     project_id: ids('ticketing.collection', t.list?.id ? `list:${t.list.id}` : undefined),
     tags: (t.tags ?? []).map((x) => nonEmpty(x.name)).filter((x): x is string => x !== null),
-    completed_at: (fromMs(t.date_done) ?? fromMs(t.date_closed))?.toISOString() ?? null,
+    completed_at: (fromEpochMs(t.date_done) ?? fromEpochMs(t.date_closed))?.toISOString() ?? null,
     priority: t.priority?.priority ? (PRIORITY_TO_UNIFIED[t.priority.priority] ?? null) : null,
     assigned_to: (t.assignees ?? []).map((u) => ids('ticketing.user', String(u.id))!),
     account_id: null,
@@ -99,7 +99,7 @@ export function customFieldValue(f: CuField): unknown {
       return o?.name ?? null;
     }
     case 'date':
-      return fromMs(f.value)?.toISOString() ?? null;
+      return fromEpochMs(f.value)?.toISOString() ?? null;
     case 'number':
     case 'currency':
       return typeof f.value === 'number' ? f.value : Number(f.value);

@@ -6,7 +6,8 @@
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { CloseCustomField, CloseEvent, CloseList } from './types';
-import { ConnectionCache } from '../connection-cache';
+import { ConnectionCache } from '../kit';
+export { isNotFound } from '../kit';
 
 export const API = '/api/v1';
 
@@ -84,8 +85,6 @@ export function bodyOf<T>(res: { data: T | undefined }, what: string): T {
   if (!res.data || typeof res.data !== 'object') throw new ProviderError('close', 502, `Close answered without the ${what}`, res.data);
   return res.data;
 }
-
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 
 /** Close object types that carry custom fields, as `/custom_field/{type}/` names them. */
 export type FieldEntity = 'contact' | 'lead' | 'opportunity';

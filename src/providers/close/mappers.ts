@@ -106,14 +106,13 @@ export function desunifyContact(input: CrmWrite, current: { name?: string | null
 // ---------------------------------------------------------------- companies (leads)
 
 function unifyAddress(a: CloseAddress): AddressFields | null {
-  const text = (v: unknown) => nonEmpty(v);
   const out: AddressFields = {
-    street_1: text(a.address_1),
-    street_2: text(a.address_2),
-    city: text(a.city),
-    state: text(a.state),
-    postal_code: text(a.zipcode),
-    country: text(a.country),
+    street_1: nonEmpty(a.address_1),
+    street_2: nonEmpty(a.address_2),
+    city: nonEmpty(a.city),
+    state: nonEmpty(a.state),
+    postal_code: nonEmpty(a.zipcode),
+    country: nonEmpty(a.country),
     address_type: ADDRESS_BACK[a.label ?? ''] ?? 'OTHER',
     owner_type: 'COMPANY',
   };

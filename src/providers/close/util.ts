@@ -1,25 +1,9 @@
 import { AppError } from '../../core/errors';
+import { unsupportedBy } from '../kit';
+export { asRecord, has, nonEmpty, toDate, toIso } from '../kit';
 
-/** A Close timestamp (ISO 8601, often with microseconds and `+00:00`) as a Date; null when absent or unreadable. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  // JavaScript reads at most milliseconds: cut longer fractions.
-  const d = new Date(v.trim().replace(/(\.\d{3})\d+/, '$1'));
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
-export const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
-
-/** What Close cannot store: a 422 naming the field, never a silent drop. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'close', ...extra });
-}
+/** What the product cannot take: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy('close');
 
 /** A remote id as Close writes it (`lead_…`, `cont_…`, `user_…`): refused before any call when it is not one. */
 export function closeId(remoteId: unknown, field: string): string {

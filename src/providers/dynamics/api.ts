@@ -5,10 +5,9 @@
  * `ctx.http`.
  */
 import { AppError } from '../../core/errors';
-import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
-import { ConnectionCache } from '../connection-cache';
-import { unsupportedBy } from '../unsupported';
+import { ConnectionCache, unsupportedBy } from '../kit';
+export { isNotFound } from '../kit';
 
 export const API = '/api/data/v9.2';
 
@@ -45,8 +44,6 @@ export function guid(remoteId: unknown, field: string): string {
   if (!GUID.test(s)) throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a Dataverse id`, { field });
   return s.toLowerCase();
 }
-
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 
 interface Collection {
   value?: Row[];
@@ -98,12 +95,7 @@ export function chunks<T>(list: T[], size: number): T[][] {
 /** An OData string literal. */
 export const odataString = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
-export const toDate = (v: unknown): Date | null => {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d;
-};
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+export { toDate, toIso } from '../kit';
 
 // ---------------------------------------------------------------- metadata
 

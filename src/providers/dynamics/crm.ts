@@ -28,9 +28,9 @@ import {
   type TableName,
 } from './mappers';
 import { CUSTOM_TABLES } from './sync';
+import { has } from '../kit';
 
 const PREFER = `return=representation,${ANNOTATIONS}`;
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
 
 /** A row ready to send: its table, its columns, and (tasks) the state to set after a create. */
 interface Prepared {

@@ -9,9 +9,7 @@ import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { FORMATTED, LOOKUP_TABLE, guid, required, toDate, toIso, unsupported, type OptionValue, type Row } from './api';
-
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+import { has, nonEmpty } from '../kit';
 
 /** A table: its entity set (the URL segment), its primary key, and the columns read. */
 export interface Table {
@@ -71,7 +69,7 @@ const base = (objectType: string, table: Table, r: Row, data: Record<string, unk
 function lookup(r: Row, column: string): { id: string; table: string | null } | null {
   const v = r[`_${column}_value`];
   if (typeof v !== 'string' || v === '') return null;
-  return { id: v.toLowerCase(), table: text(r[`_${column}_value${LOOKUP_TABLE}`]) };
+  return { id: v.toLowerCase(), table: nonEmpty(r[`_${column}_value${LOOKUP_TABLE}`]) };
 }
 const owner = (r: Row, ids: IdOf) => {
   const o = lookup(r, 'ownerid');
@@ -90,7 +88,7 @@ const ACCOUNT_ADDRESSES: Record<string, number> = { BILLING: 1, SHIPPING: 2 };
 
 function readEmails(r: Row, owner: string): EmailFields[] {
   return EMAIL_SLOTS.map((f, i) => [r[f], EMAIL_TYPES[i]!] as const)
-    .filter(([v]) => text(v))
+    .filter(([v]) => nonEmpty(v))
     .map(([v, type]) => ({ email_address: v as string, email_address_type: type, owner_type: owner }));
 }
 
@@ -102,7 +100,7 @@ function writeEmails(list: Email[]): Record<string, unknown> {
 
 function readPhones(r: Row, map: Record<string, string>, owner: string): PhoneFields[] {
   return Object.entries(map)
-    .filter(([, f]) => text(r[f]))
+    .filter(([, f]) => nonEmpty(r[f]))
     .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
 }
 
@@ -123,12 +121,12 @@ function writePhones(list: Phone[], map: Record<string, string>, what: string): 
 function readAddresses(r: Row, map: Record<string, number>, owner: string): AddressFields[] {
   return Object.entries(map)
     .map(([type, n]) => ({
-      street_1: text(r[`address${n}_line1`]),
-      street_2: text(r[`address${n}_line2`]),
-      city: text(r[`address${n}_city`]),
-      state: text(r[`address${n}_stateorprovince`]),
-      postal_code: text(r[`address${n}_postalcode`]),
-      country: text(r[`address${n}_country`]),
+      street_1: nonEmpty(r[`address${n}_line1`]),
+      street_2: nonEmpty(r[`address${n}_line2`]),
+      city: nonEmpty(r[`address${n}_city`]),
+      state: nonEmpty(r[`address${n}_stateorprovince`]),
+      postal_code: nonEmpty(r[`address${n}_postalcode`]),
+      country: nonEmpty(r[`address${n}_country`]),
       address_type: type,
       owner_type: owner,
     }))
@@ -169,8 +167,8 @@ const ownerBind = (input: CrmWrite, body: Record<string, unknown>) => {
 export function unifyContact(r: Row, ids: IdOf): UnifiedRecord {
   const parent = lookup(r, 'parentcustomerid');
   return base('crm.contact', TABLES.contact, r, {
-    first_name: text(r.firstname),
-    last_name: text(r.lastname),
+    first_name: nonEmpty(r.firstname),
+    last_name: nonEmpty(r.lastname),
     email_addresses: readEmails(r, 'CONTACT'),
     phone_numbers: readPhones(r, CONTACT_PHONES, 'CONTACT'),
     addresses: readAddresses(r, CONTACT_ADDRESSES, 'CONTACT'),
@@ -195,8 +193,8 @@ export function desunifyContact(input: CrmWrite): Record<string, unknown> {
 
 export function unifyAccount(r: Row, ids: IdOf): UnifiedRecord {
   return base('crm.company', TABLES.account, r, {
-    name: text(r.name),
-    industry: text(r[`industrycode${FORMATTED}`]) ?? (typeof r.industrycode === 'number' ? String(r.industrycode) : null),
+    name: nonEmpty(r.name),
+    industry: nonEmpty(r[`industrycode${FORMATTED}`]) ?? (typeof r.industrycode === 'number' ? String(r.industrycode) : null),
     number_of_employees: typeof r.numberofemployees === 'number' ? r.numberofemployees : null,
     email_addresses: readEmails(r, 'COMPANY'),
     phone_numbers: readPhones(r, ACCOUNT_PHONES, 'COMPANY'),
@@ -232,15 +230,15 @@ export function unifyOpportunity(r: Row, ids: IdOf, currencies: Map<string, stri
   const contact = lookup(r, 'parentcontactid');
   const account = lookup(r, 'parentaccountid');
   return base('crm.deal', TABLES.opportunity, r, {
-    name: text(r.name),
-    description: text(r.description),
+    name: nonEmpty(r.name),
+    description: nonEmpty(r.description),
     amount: numberToDecimal(r.estimatedvalue, 2),
     currency: currency ? (currencies.get(currency.id) ?? null) : null,
     stage_id: typeof r.salesstage === 'number' ? ids('crm.stage', String(r.salesstage)) : null,
     user_id: owner(r, ids),
     company_id: account ? ids('crm.company', account.id) : null,
     contact_ids: contact ? [ids('crm.contact', contact.id)!] : [],
-    close_date: text(r.estimatedclosedate)?.slice(0, 10) ?? null,
+    close_date: nonEmpty(r.estimatedclosedate)?.slice(0, 10) ?? null,
   });
 }
 
@@ -280,8 +278,8 @@ export function unifyStage(o: OptionValue, order: number): UnifiedRecord {
 
 export function unifyUser(r: Row): UnifiedRecord {
   return base('crm.user', TABLES.systemuser, r, {
-    name: text(r.fullname) ?? ([r.firstname, r.lastname].filter((p) => text(p)).join(' ') || null),
-    email: text(r.internalemailaddress),
+    name: nonEmpty(r.fullname) ?? ([r.firstname, r.lastname].filter((p) => nonEmpty(p)).join(' ') || null),
+    email: nonEmpty(r.internalemailaddress),
   });
 }
 
@@ -321,7 +319,7 @@ function refs(r: Row, column: string, ids: IdOf) {
 // ---------------------------------------------------------------- notes (annotations)
 
 export function unifyNote(r: Row, ids: IdOf): UnifiedRecord {
-  return base('crm.note', TABLES.annotation, r, { content: text(r.notetext) ?? text(r.subject), user_id: owner(r, ids), ...refs(r, 'objectid', ids) });
+  return base('crm.note', TABLES.annotation, r, { content: nonEmpty(r.notetext) ?? nonEmpty(r.subject), user_id: owner(r, ids), ...refs(r, 'objectid', ids) });
 }
 
 export function desunifyNote(input: CrmWrite, create: boolean): Record<string, unknown> {
@@ -341,8 +339,8 @@ const dateToIso = (v: unknown) => toIso(v);
 
 export function unifyTask(r: Row, ids: IdOf): UnifiedRecord {
   return base('crm.task', TABLES.task, r, {
-    subject: text(r.subject),
-    content: text(r.description),
+    subject: nonEmpty(r.subject),
+    content: nonEmpty(r.description),
     status: r.statecode === 1 ? 'COMPLETED' : 'PENDING',
     due_date: dateToIso(r.scheduledend),
     finished_date: toIso(r.actualend),
@@ -382,8 +380,8 @@ export function unifyEngagement(r: Row, ids: IdOf, table: 'phonecall' | 'appoint
   const start = toIso(r.scheduledstart);
   return base('crm.engagement', TABLES[table], r, {
     type: table === 'appointment' ? 'MEETING' : 'CALL',
-    subject: text(r.subject),
-    content: text(r.description),
+    subject: nonEmpty(r.subject),
+    content: nonEmpty(r.description),
     direction: table === 'phonecall' && typeof r.directioncode === 'boolean' ? (r.directioncode ? 'OUTBOUND' : 'INBOUND') : null,
     start_at: start,
     end_time: toIso(r.scheduledend),
@@ -404,7 +402,7 @@ export function desunifyEngagement(input: CrmWrite, table: 'phonecall' | 'appoin
   const body: Record<string, unknown> = {};
   if (has(input, 'type') && engagementTable(input.type) !== table) throw unsupported('type', `a Dynamics ${table} cannot change its type`);
   if (has(input, 'subject')) body.subject = input.subject;
-  if (create && !text(body.subject)) body.subject = table === 'appointment' ? 'Meeting' : 'Call';
+  if (create && !nonEmpty(body.subject)) body.subject = table === 'appointment' ? 'Meeting' : 'Call';
   if (has(input, 'content')) body.description = input.content;
   if (has(input, 'direction')) {
     if (table === 'appointment') throw unsupported('direction', 'Dynamics appointments (meetings) have no direction');

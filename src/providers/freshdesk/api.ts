@@ -3,10 +3,12 @@
  * `Link: <…>; rel="next"` while more pages follow) and the connection's own agent. All calls go through
  * `ctx.http`.
  */
+import { ConnectionCache, hasNextLink } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { FdAgent } from './types';
 import { PROVIDER } from './util';
+export { isNotFound } from '../kit';
 
 export interface FreshdeskAdapterOptions {
   /** `per_page` of list calls (Freshdesk allows 1–100, default 30). */
@@ -37,7 +39,7 @@ export interface Page<T> {
 }
 
 /** Freshdesk answers `Link: <https://…?page=3>; rel="next"` when another page follows. */
-export const hasNext = (headers: Record<string, string>) => /rel="?next"?/i.test(headers.link ?? '');
+export const hasNext = (headers: Record<string, string>) => hasNextLink(headers.link);
 
 /** One page of a list. */
 export async function getPage<T>(ctx: AdapterContext, path: string, o: ResolvedOptions, page: number, query: Query = {}): Promise<Page<T>> {
@@ -55,18 +57,14 @@ export async function* listPages<T>(ctx: AdapterContext, path: string, o: Resolv
   }
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
-
-const selfCache = new Map<string, { id: number; at: number }>();
+const selfCache = new ConnectionCache(10 * 60_000);
 
 /** The agent the API key belongs to (`GET /api/v2/agents/me`), remembered per connection. */
-export async function currentAgentId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
-  const key = ctx.connectionId;
-  const hit = selfCache.get(key);
-  if (hit && Date.now() - hit.at < o.selfCacheMs) return hit.id;
-  const res = await ctx.http.get<FdAgent>('/api/v2/agents/me');
-  const id = res.data?.id;
-  if (typeof id !== 'number') throw new ProviderError(PROVIDER, 502, 'GET /api/v2/agents/me did not name the current agent', res.data);
-  selfCache.set(key, { id, at: Date.now() });
-  return id;
+export function currentAgentId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
+  return selfCache.get(ctx, 'me', async () => {
+    const res = await ctx.http.get<FdAgent>('/api/v2/agents/me');
+    const id = res.data?.id;
+    if (typeof id !== 'number') throw new ProviderError(PROVIDER, 502, 'GET /api/v2/agents/me did not name the current agent', res.data);
+    return id;
+  }, false, o.selfCacheMs);
 }

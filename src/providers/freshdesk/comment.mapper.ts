@@ -3,7 +3,7 @@ import type { IdOf } from '../../core/unified/ids';
 import type { AttachmentFields, CommentFields } from '../../core/unified/ticketing';
 import type { CommentWrite, UnifiedRecord } from '../types';
 import type { FdAttachment, FdConversation } from './types';
-import { asRecord, fdId, nonEmpty, paragraphsToHtml, toDate, unsupported } from './util';
+import { asRecord, fdId, nonEmpty, freshdeskHtml, toDate, unsupported } from './util';
 
 export interface UnifiedComment {
   comment: UnifiedRecord;
@@ -87,7 +87,7 @@ export function desunifyComment(input: CommentWrite): DesunifiedComment {
   if (creatorType === 'USER' && input.contact_id !== undefined) throw new AppError('unprocessable', 'creator_type USER does not match contact_id', { field: 'creator_type' });
   const fromContact = input.contact_id !== undefined;
   if (fromContact && input.is_private === true) throw unsupported('is_private', 'a comment from a contact is an incoming note, which is public in Freshdesk');
-  const html = nonEmpty(input.html_body) ?? (nonEmpty(input.body) ? paragraphsToHtml([input.body!]) : null);
+  const html = nonEmpty(input.html_body) ?? (nonEmpty(input.body) ? freshdeskHtml([input.body!]) : null);
   if (!html) throw new AppError('validation_failed', 'a Freshdesk reply or note needs body or html_body', { field: 'body' });
   if (fromContact) return { endpoint: 'notes', fields: { body: html, private: false, incoming: true, user_id: fdId(input.contact_id!, 'contact_id') } };
   const author: Record<string, number> = input.user_id !== undefined ? { user_id: fdId(input.user_id, 'user_id') } : {};

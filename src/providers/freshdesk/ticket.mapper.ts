@@ -3,7 +3,7 @@ import type { IdOf } from '../../core/unified/ids';
 import { TICKET_PRIORITIES, type TicketFields, type TicketPriority, type TicketStatus } from '../../core/unified/ticketing';
 import type { TicketWrite, UnifiedRecord } from '../types';
 import type { FdTicket, FdTicketBody } from './types';
-import { asRecord, fdId, nonEmpty, paragraphsToHtml, toDate, toIso, unsupported } from './util';
+import { asRecord, fdId, nonEmpty, freshdeskHtml, toDate, toIso, unsupported } from './util';
 
 /** Freshdesk statuses (API v2 → Tickets → Ticket properties); 6 and 7 are the default custom ones. */
 export const STATUS_TO_UNIFIED: Readonly<Record<number, TicketStatus>> = { 2: 'OPEN', 3: 'ON_HOLD', 4: 'CLOSED', 5: 'CLOSED', 6: 'ON_HOLD', 7: 'ON_HOLD' };
@@ -86,7 +86,7 @@ export function desunifyTicket(input: TicketWrite, mode: 'create' | 'update', se
   if (input.contact_id !== undefined) body.requester_id = fdId(input.contact_id, 'contact_id');
   if (input.customFields?.length) body.custom_fields = Object.fromEntries(input.customFields.map((f) => [f.remoteFieldId, f.value ?? null]));
   const description = (input.description ?? []).filter((p) => p.trim() !== '');
-  if (input.description !== undefined) body.description = paragraphsToHtml(description);
+  if (input.description !== undefined) body.description = freshdeskHtml(description);
   const comments = (input.comment ?? []).filter((c) => c.trim() !== '');
   if (mode === 'create') {
     if (body.requester_id === undefined) {

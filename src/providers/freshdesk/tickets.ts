@@ -11,14 +11,14 @@ import { desunifyComment, unifyConversation } from './comment.mapper';
 import { desunifyTicket, unifyTicket } from './ticket.mapper';
 import type { FdConversation, FdTicket } from './types';
 import { multipartBody } from './uploads';
-import { fdId, paragraphsToHtml, PROVIDER } from './util';
+import { fdId, freshdeskHtml, PROVIDER } from './util';
 
 /** Adds replies one by one; a failure says which one, and that the ticket itself was written. */
 async function addReplies(ctx: AdapterContext, ticketId: number, bodies: string[], after: string): Promise<UnifiedRecord[]> {
   const out: UnifiedRecord[] = [];
   for (const [i, text] of bodies.entries()) {
     try {
-      const c = (await ctx.http.post<FdConversation>(`/api/v2/tickets/${ticketId}/reply`, { json: { body: paragraphsToHtml([text]) } })).data;
+      const c = (await ctx.http.post<FdConversation>(`/api/v2/tickets/${ticketId}/reply`, { json: { body: freshdeskHtml([text]) } })).data;
       const u = unifyConversation(c, ctx.ids, ticketId);
       out.push(u.comment, ...u.attachments);
     } catch (err) {

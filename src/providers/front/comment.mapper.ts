@@ -4,7 +4,7 @@ import type { AttachmentFields, CommentFields } from '../../core/unified/ticketi
 import type { CommentWrite, UnifiedRecord } from '../types';
 import type { FrAttachment, FrComment, FrMessage, FrTeammate } from './types';
 import { messageText, recipientContactId } from './ticket.mapper';
-import { asRecord, frId, htmlToText, nonEmpty, textToHtml, toDate, unsupported } from './util';
+import { asRecord, frId, htmlToText, nonEmpty, textToHtml, fromEpochSeconds, unsupported } from './util';
 
 export interface UnifiedComment {
   comment: UnifiedRecord;
@@ -46,7 +46,7 @@ function unifyAttachments(
  * referenced when it is a person (a rule or an API client leaves user_id empty).
  */
 export function unifyComment(c: FrComment, conversationId: string, ids: IdOf): UnifiedComment {
-  const createdAt = toDate(c.posted_at);
+  const createdAt = fromEpochSeconds(c.posted_at);
   const userId = isPerson(c.author) ? ids('ticketing.user', c.author.id) : null;
   const attachments = unifyAttachments(c.attachments, { conversationId, commentId: c.id, uploader: userId, createdAt }, ids);
   const data = {
@@ -78,7 +78,7 @@ export function unifyComment(c: FrComment, conversationId: string, ids: IdOf): U
  * its `from` recipient); an outbound one is a teammate's (USER, its author when a person sent it).
  */
 export function unifyMessage(m: FrMessage, conversationId: string, ids: IdOf): UnifiedComment {
-  const createdAt = toDate(m.created_at);
+  const createdAt = fromEpochSeconds(m.created_at);
   const inbound = m.is_inbound === true;
   const from = (m.recipients ?? []).find((r) => r.role === 'from');
   const contactId = inbound ? ids('ticketing.contact', recipientContactId(from)) : null;

@@ -2,7 +2,7 @@ import type { IdOf } from '../../core/unified/ids';
 import type { AccountFields, ContactFields } from '../../core/unified/ticketing';
 import type { UnifiedRecord } from '../types';
 import type { FrAccount, FrContact } from './types';
-import { asRecord, nonEmpty, toDate } from './util';
+import { asRecord, nonEmpty, fromEpochSeconds } from './util';
 
 /**
  * Front contact → unified contact: the first email handle and the first phone handle, the description
@@ -23,8 +23,8 @@ export function unifyContact(c: FrContact, ids: IdOf, accountId?: string | null)
     remoteId: c.id,
     data,
     remoteData: asRecord(c),
-    remoteCreatedAt: toDate(c.created_at),
-    remoteUpdatedAt: toDate(c.updated_at),
+    remoteCreatedAt: fromEpochSeconds(c.created_at),
+    remoteUpdatedAt: fromEpochSeconds(c.updated_at),
   };
 }
 
@@ -36,7 +36,7 @@ export function unifyAccount(a: FrAccount): UnifiedRecord {
     remoteId: a.id,
     data,
     remoteData: asRecord(a),
-    remoteCreatedAt: toDate(a.created_at),
-    remoteUpdatedAt: toDate(a.updated_at),
+    remoteCreatedAt: fromEpochSeconds(a.created_at),
+    remoteUpdatedAt: fromEpochSeconds(a.updated_at),
   };
 }

@@ -1,7 +1,7 @@
 import type { CollectionFields, TagFields, TeamFields } from '../../core/unified/ticketing';
 import type { UnifiedRecord } from '../types';
 import type { FrInbox, FrTag, FrTeamPreview } from './types';
-import { asRecord, nonEmpty, toDate } from './util';
+import { asRecord, nonEmpty, fromEpochSeconds } from './util';
 
 export const INBOX_COLLECTION_TYPE = 'INBOX';
 
@@ -25,7 +25,7 @@ export function unifyTag(t: FrTag): UnifiedRecord {
     remoteId: t.id,
     data,
     remoteData: asRecord(t),
-    remoteCreatedAt: toDate(t.created_at),
-    remoteUpdatedAt: toDate(t.updated_at),
+    remoteCreatedAt: fromEpochSeconds(t.created_at),
+    remoteUpdatedAt: fromEpochSeconds(t.updated_at),
   };
 }

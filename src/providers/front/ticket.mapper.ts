@@ -3,7 +3,7 @@ import type { IdOf } from '../../core/unified/ids';
 import { TICKET_STATUSES, type TicketFields, type TicketStatus } from '../../core/unified/ticketing';
 import type { CustomFieldValue, TicketWrite, UnifiedRecord } from '../types';
 import type { FrComment, FrConversation, FrMessage, FrTicketStatus } from './types';
-import { asRecord, frId, htmlToText, idFromLink, toDate, toIso, toSeconds, unsupported } from './util';
+import { asRecord, frId, htmlToText, idFromLink, fromEpochSeconds, secondsIso, toSeconds, unsupported } from './util';
 
 /**
  * Front conversation → unified status. A deleted (trashed) conversation is CLOSED (and reported deleted).
@@ -67,7 +67,7 @@ export function unifyConversation(c: FrConversation, ids: IdOf, d: ConversationD
     name: c.subject ?? null,
     status: unifiedStatus(c),
     description: descriptionOf(c, d),
-    due_date: toIso(c.due_at),
+    due_date: secondsIso(c.due_at),
     type: c.type ?? null,
     parent_ticket: null,
     project_id: ids('ticketing.collection', d.inboxIds?.[0]),
@@ -83,8 +83,8 @@ export function unifyConversation(c: FrConversation, ids: IdOf, d: ConversationD
     remoteId: c.id,
     data,
     remoteData: asRecord(c),
-    remoteCreatedAt: toDate(c.created_at),
-    remoteUpdatedAt: toDate(c.updated_at) ?? toDate(c.created_at),
+    remoteCreatedAt: fromEpochSeconds(c.created_at),
+    remoteUpdatedAt: fromEpochSeconds(c.updated_at) ?? fromEpochSeconds(c.created_at),
     ...(c.status === 'deleted' ? { deleted: true } : {}),
   };
 }

@@ -1,34 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors';
 import type { FileUpload } from '../types';
+import { fromEpochSeconds, unsupportedBy } from '../kit';
+export { asRecord, escapeHtml, fromEpochSeconds, htmlToText, nonEmpty, textToHtml } from '../kit';
 
 export const PROVIDER = 'front';
 
-/** A Front timestamp (Unix seconds, up to three decimals) as a Date, or null. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return null;
-  const d = new Date(Math.round(v * 1000));
-  return Number.isNaN(d.getTime()) ? null : d;
-}
+/** What the product cannot take: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy(PROVIDER);
 
-/** ISO 8601 text of a Front timestamp; null when absent. */
-export function toIso(v: unknown): string | null {
-  return toDate(v)?.toISOString() ?? null;
-}
+/** ISO 8601 text of a Front timestamp (Unix seconds, up to three decimals); null when absent. */
+export const secondsIso = (v: unknown): string | null => fromEpochSeconds(v)?.toISOString() ?? null;
 
 /** An ISO 8601 date-time as Front's Unix seconds (three decimals at most). */
 export function toSeconds(d: Date | string): number {
   const ms = typeof d === 'string' ? Date.parse(d) : d.getTime();
   return Math.floor(ms) / 1000;
-}
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
-
-/** Front cannot take the field: answered as 422 with the field named, never dropped silently. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: PROVIDER, ...extra });
 }
 
 /**
@@ -51,34 +38,6 @@ export function idFromLink(link: unknown, collection: string): string | null {
   if (typeof link !== 'string' || link === '') return null;
   const m = new RegExp(`/${collection}/([^/?#]+)`).exec(link);
   return m?.[1] ? decodeURIComponent(m[1]) : null;
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
-/** Plain text of an HTML body: block ends become line breaks, tags go, common entities are decoded. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/tr)\b[^>]*>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (m, e: string) => {
-      if (e.startsWith('#x') || e.startsWith('#X')) return String.fromCodePoint(parseInt(e.slice(2), 16));
-      if (e.startsWith('#') && e !== '#39') return String.fromCodePoint(Number(e.slice(1)));
-      return ENTITIES[e.toLowerCase()] ?? m;
-    })
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** Plain text as the HTML body of a message: escaped, paragraphs and line breaks kept. */
-export function textToHtml(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('');
 }
 
 export type FormValue = string | number | boolean | FileUpload;

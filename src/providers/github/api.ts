@@ -3,6 +3,7 @@
  * the connection, the token's user and its push access per repository. Everything goes through the
  * connection's client (`ctx.http`).
  */
+import { ConnectionCache, nextLink } from '../kit';
 import { AppError } from '../../core/errors';
 import { ProviderError, type RequestOptions } from '../http-client';
 import type { AdapterContext } from '../types';
@@ -30,15 +31,6 @@ export function resolveOptions(o: GithubAdapterOptions = {}): ResolvedOptions {
 
 export const isStatus = (err: unknown, ...statuses: number[]) => err instanceof ProviderError && statuses.includes(err.providerStatus);
 
-/** The `rel="next"` URL of a Link header, if any. */
-export function nextLink(link: string | undefined): string | null {
-  if (!link) return null;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
-    if (m && m[2]!.split(/\s+/).includes('next')) return m[1]!;
-  }
-  return null;
-}
 
 export interface Page<T> {
   items: T[];
@@ -149,39 +141,26 @@ export const compareNames = (a: string, b: string) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-const viewers = new Map<string, { login: string; at: number }>();
-const permissions = new Map<string, { push: boolean | undefined; at: number }>();
+const remembered = new ConnectionCache(10 * 60_000);
 
 /** The login of the token's user (`GET /user`), remembered per connection for `viewerCacheMs`. */
-export async function viewerLogin(ctx: AdapterContext, o: ResolvedOptions): Promise<string> {
-  const key = ctx.connectionId;
-  const hit = viewers.get(key);
-  if (hit && Date.now() - hit.at < o.viewerCacheMs) return hit.login;
-  const res = await ctx.http.request<GhUser>('GET', '/user');
-  const login = res.data?.login;
-  if (typeof login !== 'string' || login === '') throw new AppError('provider_error', 'GitHub did not name the token\'s user', { provider: PROVIDER });
-  viewers.set(key, { login, at: Date.now() });
-  return login;
+export function viewerLogin(ctx: AdapterContext, o: ResolvedOptions): Promise<string> {
+  return remembered.get(ctx, 'viewer', async () => {
+    const res = await ctx.http.request<GhUser>('GET', '/user');
+    const login = res.data?.login;
+    if (typeof login !== 'string' || login === '') throw new AppError('provider_error', 'GitHub did not name the token\'s user', { provider: PROVIDER });
+    return login;
+  }, false, o.viewerCacheMs);
 }
 
 /**
  * Whether the token's user may set labels and assignees in the repository (push, maintain or admin):
  * GitHub silently drops them otherwise. Undefined when GitHub does not say (no `permissions`).
  */
-export async function canPush(ctx: AdapterContext, o: ResolvedOptions, repo: RepoRef): Promise<boolean | undefined> {
-  const key = `${ctx.connectionId}\u0000${repo.owner.toLowerCase()}/${repo.repo.toLowerCase()}`;
-  const hit = permissions.get(key);
-  if (hit && Date.now() - hit.at < o.permissionCacheMs) return hit.push;
-  const res = await ctx.http.request<GhRepository>('GET', repoPath(repo));
-  const p = res.data?.permissions;
-  const push = p ? Boolean(p.push || p.maintain || p.admin) : undefined;
-  permissions.set(key, { push, at: Date.now() });
-  return push;
-}
-
-/** Forgets what was remembered for a connection (tests). */
-export function forgetConnection(connectionId: string): void {
-  viewers.delete(connectionId);
-  for (const k of permissions.keys()) if (k.startsWith(`${connectionId}\u0000`)) permissions.delete(k);
+export function canPush(ctx: AdapterContext, o: ResolvedOptions, repo: RepoRef): Promise<boolean | undefined> {
+  return remembered.get(ctx, `push\u0000${repo.owner.toLowerCase()}/${repo.repo.toLowerCase()}`, async () => {
+    const p = (await ctx.http.request<GhRepository>('GET', repoPath(repo))).data?.permissions;
+    return p ? Boolean(p.push || p.maintain || p.admin) : undefined;
+  }, false, o.permissionCacheMs);
 }
 

@@ -1,5 +1,6 @@
 import type { ProviderHttpProfile } from '../types';
 import type { GhErrorBody } from './types';
+import { trimmed } from '../kit';
 
 /** The REST API version the adapter is written against (`X-GitHub-Api-Version`). */
 export const GITHUB_API_VERSION = '2022-11-28';
@@ -22,8 +23,6 @@ export function githubAuthHeaders(credentials: Record<string, string>): Record<s
   return headers;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /**
  * The human message of a GitHub error body:
  *  - `{"message": "Not Found", "documentation_url": "…"}`
@@ -32,18 +31,18 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
  * The first field error is kept (with a count of the others).
  */
 export function githubErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as GhErrorBody;
-  const head = str(b.message);
+  const head = trimmed(b.message);
   const errors = Array.isArray(b.errors) ? b.errors : [];
   if (errors.length === 0) return head;
   const e = errors[0]!;
   let first: string | undefined;
-  if (typeof e === 'string') first = str(e);
+  if (typeof e === 'string') first = trimmed(e);
   else if (e && typeof e === 'object') {
     const value = e.value !== undefined && e.value !== null ? ` (${JSON.stringify(e.value)})` : '';
-    first = str(e.message) ?? ([str(e.field), str(e.code)].filter(Boolean).join(' ') + value || undefined);
+    first = trimmed(e.message) ?? ([trimmed(e.field), trimmed(e.code)].filter(Boolean).join(' ') + value || undefined);
   }
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   if (!first) return head;

@@ -1,32 +1,14 @@
 import { AppError } from '../../core/errors';
+import { isoSeconds, unsupportedBy } from '../kit';
+export { asRecord, nonEmpty, toDate, toIso } from '../kit';
 
 export const PROVIDER = 'github';
 
-/** A GitHub timestamp (`2024-05-01T10:20:30Z`) as a Date, or null. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-/** ISO 8601 text of a GitHub timestamp, normalised; null when absent or unreadable. */
-export function toIso(v: unknown): string | null {
-  return toDate(v)?.toISOString() ?? null;
-}
+/** What the product cannot take: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy(PROVIDER);
 
 /** `since` as GitHub documents it (`YYYY-MM-DDTHH:MM:SSZ`), rounded down to the second. */
-export function sinceParam(d: Date | undefined): string | undefined {
-  return d ? new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z') : undefined;
-}
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
-
-/** GitHub cannot take the field: answered as 422 with the field named, never dropped silently. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: PROVIDER, ...extra });
-}
+export const sinceParam = (d: Date | undefined): string | undefined => (d ? isoSeconds(d) : undefined);
 
 /** A repository: `owner/name` (its `full_name`, the collection's remote id). */
 export interface RepoRef {

@@ -4,6 +4,7 @@
  * a (created_at, id) keyset over a project's issues, and the token's own user. Everything goes through
  * the connection's client (`ctx.http`).
  */
+import { ConnectionCache, nextLink } from '../kit';
 import { createHash } from 'node:crypto';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
@@ -55,21 +56,16 @@ export interface Page<T> {
  * `last` link above 10,000 records but always gives `next`.
  */
 export function nextPageQuery(headers: Record<string, string>, current: Query, itemCount: number, perPage: number): Query | null {
-  const link = headers.link;
-  if (link) {
-    for (const part of link.split(',')) {
-      const m = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(part.trim());
-      if (!m) continue;
-      try {
-        const url = new URL(m[1]!, 'http://placeholder');
-        const q: Query = {};
-        for (const [k, v] of url.searchParams) q[k] = v;
-        return q;
-      } catch {
-        break;
-      }
+  if (headers.link) {
+    const next = nextLink(headers.link);
+    if (!next) return null;
+    try {
+      const q: Query = {};
+      for (const [k, v] of new URL(next, 'http://placeholder').searchParams) q[k] = v;
+      return q;
+    } catch {
+      return null;
     }
-    return null;
   }
   if ('x-next-page' in headers) {
     const n = headers['x-next-page']?.trim();
@@ -170,19 +166,17 @@ export async function* projectIssuePages(
   }
 }
 
-const currentUsers = new Map<string, { id: number; expires: number }>();
+const currentUsers = new ConnectionCache(10 * 60_000);
 
 /** The id of the token's own user (`GET /user`), remembered per connection and token for a while. */
-export async function currentUserId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
-  const key = `${ctx.connectionId}:${createHash('sha256').update(ctx.credentials.access_token ?? '').digest('hex').slice(0, 16)}`;
-  const hit = currentUsers.get(key);
-  if (hit && hit.expires > Date.now()) return hit.id;
-  const res = await ctx.http.get<GlCurrentUser>(`${apiRoot(ctx)}/user`);
-  const id = res.data?.id;
-  if (typeof id !== 'number') throw new ProviderError('gitlab', 401, 'GitLab did not name the token’s user', res.data);
-  if (currentUsers.size > 10_000) currentUsers.clear();
-  currentUsers.set(key, { id, expires: Date.now() + o.currentUserTtlMs });
-  return id;
+export function currentUserId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
+  const token = createHash('sha256').update(ctx.credentials.access_token ?? '').digest('hex').slice(0, 16);
+  return currentUsers.get(ctx, `user:${token}`, async () => {
+    const res = await ctx.http.get<GlCurrentUser>(`${apiRoot(ctx)}/user`);
+    const id = res.data?.id;
+    if (typeof id !== 'number') throw new ProviderError('gitlab', 401, 'GitLab did not name the token’s user', res.data);
+    return id;
+  }, false, o.currentUserTtlMs);
 }
 
 /** The project or issue is gone, or no longer readable by the token's user. */

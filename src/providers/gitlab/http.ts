@@ -1,4 +1,5 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * Authentication headers. A personal (or project/group) access token typed into POST /connections is
@@ -12,11 +13,9 @@ export function gitlabAuthHeaders(credentials: Record<string, string>): Record<s
   return oauth ? { authorization: `Bearer ${token}` } : { 'private-token': token };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /** `{"title": ["can't be blank"], "base": ["…"]}` → `title can't be blank; …`. */
 function fieldMessages(v: unknown): string[] {
-  if (typeof v === 'string') return str(v) ? [v.trim()] : [];
+  if (typeof v === 'string') return trimmed(v) ? [v.trim()] : [];
   if (Array.isArray(v)) return v.flatMap(fieldMessages);
   if (!v || typeof v !== 'object') return [];
   return Object.entries(v as Record<string, unknown>).flatMap(([field, msgs]) =>
@@ -33,13 +32,13 @@ function fieldMessages(v: unknown): string[] {
  *  - `Retry later` as text/plain (rate limit, 429).
  */
 export function gitlabErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   const parts: string[] = [];
   if (b.message !== undefined) parts.push(...fieldMessages(b.message));
-  const error = str(b.error);
-  const description = str(b.error_description);
+  const error = trimmed(b.error);
+  const description = trimmed(b.error_description);
   if (error) parts.push(description ? `${error}: ${description}` : error);
   else if (description) parts.push(description);
   if (parts.length === 0) return undefined;

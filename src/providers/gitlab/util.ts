@@ -1,36 +1,13 @@
 import { AppError } from '../../core/errors';
+import { numericIdOf, unsupportedBy } from '../kit';
+export { asRecord, nonEmpty, toDate, toIso } from '../kit';
 
 export const PROVIDER = 'gitlab';
 
-/** A GitLab timestamp (`2024-05-01T10:20:30.123Z`) as a Date, or null. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-/** ISO 8601 text of a GitLab timestamp, normalised; null when absent or unreadable. */
-export function toIso(v: unknown): string | null {
-  return toDate(v)?.toISOString() ?? null;
-}
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
-/** A numeric GitLab id given as text (a remote id Omniport stored), or a 422 naming the field. */
-export function glId(remoteId: string | number, field: string): number {
-  const s = String(remoteId).trim();
-  if (!/^\d{1,16}$/.test(s) || !Number.isSafeInteger(Number(s)) || Number(s) <= 0) {
-    throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a GitLab id`, { field, provider: PROVIDER });
-  }
-  return Number(s);
-}
-
-/** What GitLab cannot take: 422 with the field named, never dropped silently. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: PROVIDER, ...extra });
-}
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
+/** What the product cannot take: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy(PROVIDER);
+/** A remote id we were given (as text) in the numeric form GitLab's JSON uses. */
+export const glId = numericIdOf('GitLab');
 
 /**
  * The remote id of an issue: `<project id>#<iid>`. GitLab addresses an issue by its project and its

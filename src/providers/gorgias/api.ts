@@ -2,10 +2,12 @@
  * Gorgias request helpers shared by sync and writes: cursor pagination to the last page, pacing against
  * the account's leaky bucket, and the connection's own user. All calls go through `ctx.http`.
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import { CALL_LIMIT_HEADER, parseCallLimit } from './http';
 import type { GgList, GgUser } from './types';
+export { isNotFound } from '../kit';
 
 export interface GorgiasAdapterOptions {
   /** `limit` of list calls (Gorgias allows 1–100, default 30). */
@@ -82,21 +84,17 @@ export async function* listPages<T>(
 /** A saved cursor Gorgias no longer accepts (they expire): the run starts over instead of failing. */
 export const isStaleCursor = (e: unknown) => e instanceof ProviderError && (e.providerStatus === 400 || e.providerStatus === 404);
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
-
-const selfCache = new Map<string, { id: number; at: number }>();
+const selfCache = new ConnectionCache(10 * 60_000);
 
 /**
  * The user the connection acts as (`GET /api/users/0` answers the authenticated user), remembered per
  * connection for `selfCacheMs`. Agent messages name it as their sender when no user_id is given.
  */
-export async function currentUserId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
-  const key = `${ctx.connectionId}\u0000${ctx.credentials.email ?? ''}`;
-  const hit = selfCache.get(key);
-  if (hit && Date.now() - hit.at < o.selfCacheMs) return hit.id;
-  const res = await ctx.http.get<GgUser>('/api/users/0');
-  const id = res.data?.id;
-  if (typeof id !== 'number') throw new ProviderError('gorgias', 502, 'GET /api/users/0 did not name the current user', res.data);
-  selfCache.set(key, { id, at: Date.now() });
-  return id;
+export function currentUserId(ctx: AdapterContext, o: ResolvedOptions): Promise<number> {
+  return selfCache.get(ctx, `me\u0000${ctx.credentials.email ?? ''}`, async () => {
+    const res = await ctx.http.get<GgUser>('/api/users/0');
+    const id = res.data?.id;
+    if (typeof id !== 'number') throw new ProviderError('gorgias', 502, 'GET /api/users/0 did not name the current user', res.data);
+    return id;
+  }, false, o.selfCacheMs);
 }

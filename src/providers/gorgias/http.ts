@@ -1,5 +1,6 @@
 import { rateLimitUsage, type RateLimitHeaders } from '../manifest';
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * Authentication headers. API-key connections use HTTP Basic with the user's email as username and the
@@ -13,15 +14,13 @@ export function gorgiasAuthHeaders(credentials: Record<string, string>): Record<
   return { authorization: `Basic ${Buffer.from(`${email}:${apiToken}`, 'utf8').toString('base64')}` };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /**
  * Field errors of a validation failure, flattened to `path: message` (Gorgias nests them by field and,
  * for arrays, by index: `{"messages": {"0": {"channel": ["Missing data for required field."]}}}`).
  */
 function fieldErrors(data: unknown, path: string[] = []): string[] {
   if (data === null || data === undefined) return [];
-  if (typeof data === 'string') return str(data) ? [path.length ? `${path.join('.')}: ${data.trim()}` : data.trim()] : [];
+  if (typeof data === 'string') return trimmed(data) ? [path.length ? `${path.join('.')}: ${data.trim()}` : data.trim()] : [];
   if (Array.isArray(data)) return data.flatMap((d) => fieldErrors(d, path));
   if (typeof data !== 'object') return [];
   return Object.entries(data as Record<string, unknown>).flatMap(([k, v]) => fieldErrors(v, [...path, k]));
@@ -35,18 +34,18 @@ function fieldErrors(data: unknown, path: string[] = []): string[] {
  * so every form is read; the first field error is kept with a count of the others.
  */
 export function gorgiasErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   let head: string | undefined;
   let data: unknown;
-  if (typeof b.error === 'string') head = str(b.error);
+  if (typeof b.error === 'string') head = trimmed(b.error);
   else if (b.error && typeof b.error === 'object') {
     const e = b.error as Record<string, unknown>;
-    head = str(e.msg) ?? str(e.message);
+    head = trimmed(e.msg) ?? trimmed(e.message);
     data = e.data ?? e.errors;
   }
-  head ??= str(b.message) ?? str(b.msg) ?? str(b.detail);
+  head ??= trimmed(b.message) ?? trimmed(b.msg) ?? trimmed(b.detail);
   data ??= b.errors ?? b.data;
   const details = fieldErrors(data);
   if (details.length === 0) return head;

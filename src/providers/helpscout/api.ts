@@ -3,10 +3,12 @@
  * for most lists, 25 for conversations): items under `_embedded.<name>`, `_links.next` while more follow
  * (Overview → Pagination).
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { HsPage, HsUser } from './types';
 import { PROVIDER } from './util';
+export { isNotFound } from '../kit';
 
 export interface HelpScoutAdapterOptions {
   /** How long the connection's own user is remembered, in ms. */
@@ -44,18 +46,15 @@ export async function* listPages<T extends { id: number }>(ctx: AdapterContext, 
   }
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
-
-const selfCache = new Map<string, { user: HsUser; at: number }>();
+const selfCache = new ConnectionCache(10 * 60_000);
 
 /** The user the token belongs to (`GET /v2/users/me`), remembered per connection. */
-export async function currentUser(ctx: AdapterContext, o: ResolvedOptions): Promise<HsUser> {
-  const hit = selfCache.get(ctx.connectionId);
-  if (hit && Date.now() - hit.at < o.selfCacheMs) return hit.user;
-  const res = await ctx.http.get<HsUser>('/v2/users/me');
-  if (typeof res.data?.id !== 'number') throw new ProviderError(PROVIDER, 502, 'GET /v2/users/me did not name the current user', res.data);
-  selfCache.set(ctx.connectionId, { user: res.data, at: Date.now() });
-  return res.data;
+export function currentUser(ctx: AdapterContext, o: ResolvedOptions): Promise<HsUser> {
+  return selfCache.get(ctx, 'me', async () => {
+    const res = await ctx.http.get<HsUser>('/v2/users/me');
+    if (typeof res.data?.id !== 'number') throw new ProviderError(PROVIDER, 502, 'GET /v2/users/me did not name the current user', res.data);
+    return res.data;
+  }, false, o.selfCacheMs);
 }
 
 /** The id Help Scout gives a created resource: the `Resource-ID` header (Create Conversation, Create Reply, …). */

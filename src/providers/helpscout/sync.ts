@@ -20,7 +20,7 @@ import { getPage, listPages, type Query } from './api';
 import { unifyCustomer, unifyMailbox, unifyTag, unifyTeam, unifyUser } from './directory.mapper';
 import { commentThreads, unifyConversation, unifyThread } from './ticket.mapper';
 import type { HsConversation, HsCustomer, HsMailbox, HsTag, HsTeam, HsUser } from './types';
-import { hsTime } from './util';
+import { isoSeconds } from './util';
 
 const startPage = (resume: string | undefined) => {
   const n = Number(resume);
@@ -72,7 +72,7 @@ function customersSyncer(): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts) {
-      const query: Query = { sortField: 'modifiedAt', sortOrder: 'asc', modifiedSince: opts.since ? hsTime(opts.since) : undefined };
+      const query: Query = { sortField: 'modifiedAt', sortOrder: 'asc', modifiedSince: opts.since ? isoSeconds(opts.since) : undefined };
       for await (const page of listPages<HsCustomer>(ctx, '/v2/customers', 'customers', { query, page: startPage(opts.resume) })) {
         yield { records: page.items.map(unifyCustomer), resume: page.more ? String(page.page + 1) : null };
       }
@@ -107,7 +107,7 @@ async function* walkConversations(ctx: AdapterContext, query: Query, resume: str
 const conversationQuery = (since: Date | undefined, threads: boolean): Query => ({
   sortField: 'createdAt',
   sortOrder: 'asc',
-  modifiedSince: since ? hsTime(since) : undefined,
+  modifiedSince: since ? isoSeconds(since) : undefined,
   embed: threads ? 'threads' : undefined,
 });
 

@@ -1,6 +1,8 @@
 /**
  * HubSpot reads shared by sync and writes: list pages (`after` cursors), search pages (keyset on hs_object_id), one object, and options.
  */
+import { LRUCache } from 'lru-cache';
+import { CONNECTION_CACHE_MAX } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { HsListPage, HsObject, HsSearchPage, HsType } from './types';
@@ -108,7 +110,8 @@ async function batchRead(ctx: AdapterContext, hsType: HsType, ids: string[], pro
   }
 }
 
-const lastSearch = new Map<string, number>();
+/** When each connection last searched (HubSpot spaces searches per account); bounded like every per-connection cache. */
+const lastSearch = new LRUCache<string, number>({ max: CONNECTION_CACHE_MAX });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Spaces search calls of one connection (HubSpot's search endpoints allow 5 requests a second). */

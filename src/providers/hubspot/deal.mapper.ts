@@ -5,7 +5,7 @@ import type { UnifiedRecord } from '../types';
 import { idsOf, primaryOf } from './associations';
 import { record, many, single, type Desunified } from './record';
 import type { AssociationMap, HsObject } from './types';
-import { dateTimeValue, prop, toIso } from './util';
+import { dateTimeValue, prop, hubspotIso } from './util';
 
 export type DealWrite = Partial<z.infer<typeof dealInput>>;
 
@@ -37,7 +37,7 @@ export function unifyDeal(o: HsObject, assoc: AssociationMap, ids: IdOf): Unifie
     user_id: ids('crm.user', prop(p, 'hubspot_owner_id')),
     company_id: ids('crm.company', primaryOf(assoc.companies)),
     contact_ids: idsOf(assoc.contacts).map((id) => ids('crm.contact', id)!),
-    close_date: toIso(prop(p, 'closedate')),
+    close_date: hubspotIso(prop(p, 'closedate')),
   });
 }
 

@@ -7,7 +7,7 @@ import { idsOf } from './associations';
 import type { WriteContext } from './contact-info';
 import { many, record, single, type Desunified } from './record';
 import type { AssociationMap, HsObject, HsType } from './types';
-import { dateTimeValue, prop, toDate, toIso, unsupported } from './util';
+import { dateTimeValue, prop, hubspotDate, hubspotIso, unsupported } from './util';
 
 export type EngagementWrite = Partial<z.infer<typeof engagementInput>>;
 export type EngagementHsType = Extract<HsType, 'calls' | 'meetings' | 'emails'>;
@@ -39,7 +39,7 @@ function callDirection(v: string | null): 'INBOUND' | 'OUTBOUND' | null {
 
 /** A call ends `hs_call_duration` milliseconds after it starts. */
 function callEnd(start: string | null, duration: string | null): string | null {
-  const s = toDate(start);
+  const s = hubspotDate(start);
   const d = duration === null ? NaN : Number(duration);
   return s && Number.isFinite(d) ? new Date(s.getTime() + d).toISOString() : null;
 }
@@ -60,7 +60,7 @@ export function unifyEngagement(o: HsObject, hsType: EngagementHsType, assoc: As
         subject: prop(p, 'hs_call_title'),
         content: prop(p, 'hs_call_body'),
         direction: callDirection(prop(p, 'hs_call_direction')),
-        start_at: toIso(prop(p, 'hs_timestamp')),
+        start_at: hubspotIso(prop(p, 'hs_timestamp')),
         end_time: callEnd(prop(p, 'hs_timestamp'), prop(p, 'hs_call_duration')),
       });
     case 'meetings':
@@ -69,8 +69,8 @@ export function unifyEngagement(o: HsObject, hsType: EngagementHsType, assoc: As
         subject: prop(p, 'hs_meeting_title'),
         content: prop(p, 'hs_meeting_body'),
         direction: null,
-        start_at: toIso(prop(p, 'hs_meeting_start_time') ?? prop(p, 'hs_timestamp')),
-        end_time: toIso(prop(p, 'hs_meeting_end_time')),
+        start_at: hubspotIso(prop(p, 'hs_meeting_start_time') ?? prop(p, 'hs_timestamp')),
+        end_time: hubspotIso(prop(p, 'hs_meeting_end_time')),
       });
     case 'emails':
       return record('crm.engagement', o, {
@@ -78,7 +78,7 @@ export function unifyEngagement(o: HsObject, hsType: EngagementHsType, assoc: As
         subject: prop(p, 'hs_email_subject'),
         content: prop(p, 'hs_email_text') ?? prop(p, 'hs_email_html'),
         direction: emailDirection(prop(p, 'hs_email_direction')),
-        start_at: toIso(prop(p, 'hs_timestamp')),
+        start_at: hubspotIso(prop(p, 'hs_timestamp')),
         end_time: null,
       });
   }
@@ -101,8 +101,8 @@ export function desunifyEngagement(input: EngagementWrite, hsType: EngagementHsT
       if (input.content !== undefined) properties.hs_call_body = input.content;
       if (input.direction !== undefined) properties.hs_call_direction = input.direction;
       if (input.end_time !== undefined) {
-        const from = toDate(properties.hs_timestamp ?? ctx.current?.properties?.hs_timestamp);
-        const to = toDate(input.end_time)!;
+        const from = hubspotDate(properties.hs_timestamp ?? ctx.current?.properties?.hs_timestamp);
+        const to = hubspotDate(input.end_time)!;
         if (!from) throw unsupported('end_time', 'a call without a start (start_at) has no duration');
         if (to.getTime() < from.getTime()) throw new AppError('unprocessable', 'end_time: before the call’s start_at', { field: 'end_time' });
         properties.hs_call_duration = String(to.getTime() - from.getTime());

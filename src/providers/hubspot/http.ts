@@ -1,11 +1,10 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /** Private-app tokens and OAuth access tokens both go in `Authorization: Bearer`. */
 export function hubspotAuthHeaders(credentials: Record<string, string>): Record<string, string> {
   return credentials.access_token ? { authorization: `Bearer ${credentials.access_token}` } : {};
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 const PROPERTY_ERRORS = 'Property values were not valid: ';
 
@@ -29,13 +28,13 @@ function propertyErrors(message: string): string | undefined {
  * rate-limit bodies `{errorType: "RATE_LIMIT", policyName, message}`, or plain text.
  */
 export function hubspotErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
-  const message = str(b.message);
-  const nested = Array.isArray(b.errors) ? (b.errors as { message?: unknown }[]).map((e) => str(e?.message)).filter((m): m is string => Boolean(m)) : [];
+  const message = trimmed(b.message);
+  const nested = Array.isArray(b.errors) ? (b.errors as { message?: unknown }[]).map((e) => trimmed(e?.message)).filter((m): m is string => Boolean(m)) : [];
   const main = message ? (propertyErrors(message) ?? message) : nested[0];
-  if (!main) return str(b.category);
+  if (!main) return trimmed(b.category);
   const extra = message && nested.length > 0 && !nested.includes(message) ? ` (${nested.slice(0, 3).join('; ')})` : '';
   return main + extra;
 }

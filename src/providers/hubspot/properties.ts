@@ -2,6 +2,7 @@
  * HubSpot properties (v3): the account's property definitions per object type, used to read custom
  * properties along with the standard ones, to check writes, and to list remote fields for field mapping.
  */
+import { ConnectionCache } from '../kit';
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext, CustomFieldSupport, CustomFieldValue, RemoteField } from '../types';
@@ -18,26 +19,18 @@ const readOnly = (d: HsPropertyDefinition) => d.modificationMetadata?.readOnlyVa
 
 /** Property definitions per connection and object type, kept for `ttlMs`; concurrent callers share one request. */
 export class PropertyCatalog {
-  private readonly cache = new Map<string, { at: number; defs: Promise<PropertyDefs | undefined> }>();
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(ttlMs: number) {
+    this.cache = new ConnectionCache(ttlMs);
+  }
 
   /**
    * The definitions, or undefined when the token may not read them (no `crm.schemas.*.read` scope):
    * then only the standard properties are read and writes are not checked against the account.
    */
   defs(ctx: AdapterContext, hsType: HsType, opts: { fresh?: boolean } = {}): Promise<PropertyDefs | undefined> {
-    const key = `${ctx.connectionId}\u0000${hsType}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.ttlMs) return hit.defs;
-    const defs = this.load(ctx, hsType);
-    const entry = { at: Date.now(), defs };
-    this.cache.set(key, entry);
-    // A failure is not kept: the next caller asks again.
-    defs.catch(() => {
-      if (this.cache.get(key) === entry) this.cache.delete(key);
-    });
-    return defs;
+    return this.cache.get(ctx, hsType, () => this.load(ctx, hsType), opts.fresh);
   }
 
   private async load(ctx: AdapterContext, hsType: HsType): Promise<PropertyDefs | undefined> {

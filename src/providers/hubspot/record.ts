@@ -1,7 +1,7 @@
 import type { UnifiedRecord } from '../types';
 import type { AssociationIntent } from './associations';
 import type { HsObject } from './types';
-import { toDate } from './util';
+import { hubspotDate } from './util';
 
 /** What a write sends: HubSpot properties and the associations to set. */
 export interface Desunified {
@@ -17,8 +17,8 @@ export function record(objectType: string, o: HsObject, data: Record<string, unk
     remoteId: String(o.id),
     data,
     remoteData: o as Record<string, unknown>,
-    remoteCreatedAt: toDate(o.createdAt ?? p.createdate ?? p.hs_createdate),
-    remoteUpdatedAt: toDate(o.updatedAt ?? p.lastmodifieddate ?? p.hs_lastmodifieddate),
+    remoteCreatedAt: hubspotDate(o.createdAt ?? p.createdate ?? p.hs_createdate),
+    remoteUpdatedAt: hubspotDate(o.updatedAt ?? p.lastmodifieddate ?? p.hs_lastmodifieddate),
     ...(o.archived === true ? { deleted: true } : {}),
   };
 }

@@ -15,7 +15,7 @@ import type { PropertyCatalog } from './properties';
 import { unifyStage } from './stage.mapper';
 import type { AssociationMap, HsObject, HsOwner, HsPipeline, HsType } from './types';
 import { unifyOwner } from './user.mapper';
-import { toDate } from './util';
+import { hubspotDate } from './util';
 
 type Phase = 'live' | 'archived' | 'search';
 
@@ -113,7 +113,7 @@ function objectSyncer(spec: ObjectSpec, o: ResolvedOptions, catalog: PropertyCat
           } else {
             let items = page.items;
             // Incremental runs report only what was archived since the lower bound.
-            if (at.p === 'archived' && at.f !== undefined) items = items.filter((obj) => (toDate(obj.archivedAt ?? obj.updatedAt)?.getTime() ?? Infinity) >= at.f!);
+            if (at.p === 'archived' && at.f !== undefined) items = items.filter((obj) => (hubspotDate(obj.archivedAt ?? obj.updatedAt)?.getTime() ?? Infinity) >= at.f!);
             records = items.map((obj) => unify({ ...obj, archived: obj.archived ?? at.p === 'archived' }, mapOfV3(obj, targets)));
           }
           const next = page.next ? { ...at, a: page.next } : following(at);

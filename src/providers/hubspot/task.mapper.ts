@@ -5,7 +5,7 @@ import type { UnifiedRecord } from '../types';
 import type { WriteContext } from './contact-info';
 import { record, single, type Desunified } from './record';
 import type { AssociationMap, HsObject } from './types';
-import { dateTimeValue, prop, toIso, unsupported } from './util';
+import { dateTimeValue, prop, hubspotIso, unsupported } from './util';
 
 export type TaskWrite = Partial<z.infer<typeof taskInput>>;
 
@@ -40,8 +40,8 @@ export function unifyTask(o: HsObject, assoc: AssociationMap, ids: IdOf): Unifie
     subject: prop(p, 'hs_task_subject'),
     content: prop(p, 'hs_task_body'),
     status: taskStatus(prop(p, 'hs_task_status')),
-    due_date: toIso(prop(p, 'hs_timestamp')),
-    finished_date: toIso(prop(p, 'hs_task_completion_date')),
+    due_date: hubspotIso(prop(p, 'hs_timestamp')),
+    finished_date: hubspotIso(prop(p, 'hs_task_completion_date')),
     user_id: ids('crm.user', prop(p, 'hubspot_owner_id')),
     company_id: ids('crm.company', first(assoc.companies)),
     contact_id: ids('crm.contact', first(assoc.contacts)),

@@ -1,31 +1,21 @@
 import { AppError } from '../../core/errors';
 import type { HsProperties } from './types';
+import { fromEpochMs, nonEmpty, toDate, unsupportedBy } from '../kit';
+export { nonEmpty } from '../kit';
 
 export const PROVIDER = 'hubspot';
 
-/** A HubSpot date value (ISO 8601 or epoch milliseconds, as a string or number) as a Date, or null. */
-export function toDate(v: unknown): Date | null {
-  if (v === null || v === undefined || v === '') return null;
-  const s = String(v).trim();
-  const d = /^-?\d+$/.test(s) ? new Date(Number(s)) : new Date(s.length === 10 ? `${s}T00:00:00Z` : s);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
+/** A HubSpot date value (epoch milliseconds as a number or digits, or ISO 8601 / a date alone) as a Date, or null. */
+export const hubspotDate = (v: unknown): Date | null => fromEpochMs(v) ?? toDate(v);
 
 /** ISO 8601 text of a HubSpot date value; null when absent or unreadable. */
-export function toIso(v: unknown): string | null {
-  return toDate(v)?.toISOString() ?? null;
-}
-
-/** A non-empty string, else null. */
-export const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+export const hubspotIso = (v: unknown): string | null => hubspotDate(v)?.toISOString() ?? null;
 
 /** A property value: null when absent or empty (HubSpot returns "" for cleared values in places). */
-export const prop = (p: HsProperties | undefined, name: string): string | null => text(p?.[name]);
+export const prop = (p: HsProperties | undefined, name: string): string | null => nonEmpty(p?.[name]);
 
-/** HubSpot cannot hold this: a 422 naming the field, never a silent drop. */
-export function unsupported(field: string, message: string): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: PROVIDER });
-}
+/** What the product cannot store: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy(PROVIDER);
 
 /** A remote id as HubSpot's ids look (digits); anything else cannot exist in HubSpot. */
 export function hsId(remoteId: string, field: string): string {

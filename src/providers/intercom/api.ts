@@ -3,6 +3,7 @@
  * their states and attributes), and the two list forms — cursor pages (`pages.next.starting_after`) and
  * ticket search. All calls go through `ctx.http`.
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { IcAdmin, IcPages, IcTicket, IcTicketType } from './types';
@@ -20,15 +21,8 @@ export const resolveOptions = (o: IntercomAdapterOptions = {}): ResolvedOptions 
   cacheMs: Math.max(0, o.cacheMs ?? 5 * 60_000),
 });
 
-const cache = new Map<string, { at: number; value: unknown }>();
-async function remembered<T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> {
-  const key = `${ctx.connectionId}\u0000${what}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < o.cacheMs) return hit.value as T;
-  const value = await load();
-  cache.set(key, { at: Date.now(), value });
-  return value;
-}
+const cache = new ConnectionCache(5 * 60_000);
+const remembered = <T>(ctx: AdapterContext, o: ResolvedOptions, what: string, load: () => Promise<T>): Promise<T> => cache.get(ctx, what, load, false, o.cacheMs);
 
 /** The admin the token acts for (`GET /me`). */
 export function me(ctx: AdapterContext, o: ResolvedOptions): Promise<IcAdmin> {

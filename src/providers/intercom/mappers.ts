@@ -3,7 +3,7 @@ import type { IdOf } from '../../core/unified/ids';
 import type { AccountFields, AttachmentFields, CommentFields, ContactFields, TagFields, TeamFields, TicketFields, TicketStatus, UserFields } from '../../core/unified/ticketing';
 import type { CommentWrite, UnifiedRecord } from '../types';
 import type { IcAdmin, IcCompany, IcContact, IcTag, IcTeam, IcTicket, IcTicketPart } from './types';
-import { asRecord, fromUnix, htmlToText, nonEmpty, textToHtml, unsupported } from './util';
+import { asRecord, fromEpochSeconds, htmlToText, nonEmpty, textToHtml, unsupported } from './util';
 
 export const TITLE = '_default_title_';
 export const DESCRIPTION = '_default_description_';
@@ -11,7 +11,7 @@ export const DESCRIPTION = '_default_description_';
 export const STATE_TO_UNIFIED: Readonly<Record<string, TicketStatus>> = { submitted: 'OPEN', in_progress: 'IN_PROGRESS', waiting_on_customer: 'ON_HOLD', resolved: 'CLOSED' };
 export const UNIFIED_TO_STATE: Readonly<Record<TicketStatus, string>> = { OPEN: 'submitted', IN_PROGRESS: 'in_progress', ON_HOLD: 'waiting_on_customer', CLOSED: 'resolved' };
 
-const stamps = (o: { created_at?: number; updated_at?: number }) => ({ remoteCreatedAt: fromUnix(o.created_at), remoteUpdatedAt: fromUnix(o.updated_at) ?? fromUnix(o.created_at) });
+const stamps = (o: { created_at?: number; updated_at?: number }) => ({ remoteCreatedAt: fromEpochSeconds(o.created_at), remoteUpdatedAt: fromEpochSeconds(o.updated_at) ?? fromEpochSeconds(o.created_at) });
 
 export function unifyTicket(t: IcTicket, ids: IdOf): UnifiedRecord {
   const attrs = t.ticket_attributes ?? {};

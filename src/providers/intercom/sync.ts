@@ -18,7 +18,7 @@ import type { AdapterContext, DeletionCheck, ObjectSyncer, SyncBatch, SyncOption
 import { cursorPages, searchTickets, type ResolvedOptions } from './api';
 import { isCommentPart, unifyAdmin, unifyCompany, unifyContact, unifyPart, unifyTag, unifyTeam, unifyTicket } from './mappers';
 import type { IcAdmin, IcCompany, IcContact, IcTag, IcTeam, IcTicket } from './types';
-import { PROVIDER, toUnix } from './util';
+import { PROVIDER, toEpochSeconds } from './util';
 
 /** A list Intercom answers whole (`GET /admins`, `/teams`, `/tags`). */
 function wholeList<T>(key: string, path: string, field: string, unify: (ctx: AdapterContext, x: T) => UnifiedRecord): ObjectSyncer {
@@ -132,7 +132,7 @@ const readPos = (resume: string | undefined, m: Pos['m']): Pos | undefined => {
 
 async function* walk(ctx: AdapterContext, o: ResolvedOptions, opts: SyncOptions): AsyncGenerator<{ tickets: IcTicket[]; resume: string | null }> {
   const m: Pos['m'] = opts.since ? 'inc' : 'full';
-  let pos: Pos = readPos(opts.resume, m) ?? { m, s: opts.since ? toUnix(opts.since) : 0, c: null };
+  let pos: Pos = readPos(opts.resume, m) ?? { m, s: opts.since ? toEpochSeconds(opts.since) : 0, c: null };
   for (;;) {
     const page = await searchTickets(ctx, o, pos.s, pos.c ?? undefined);
     const next = page.next && page.next !== pos.c && page.tickets.length ? { ...pos, c: page.next } : null;

@@ -5,8 +5,9 @@
  * Scope: the nodes Jira's editor produces. Reading understands every node of the published ADF schema
  * (unknown nodes fall back to their children's text, so nothing readable is lost); writing produces
  * paragraphs, headings, lists, code blocks, block quotes, rules, hard breaks and the text marks strong,
- * em, underline, strike, code and link. Conversions are pure functions (no DOM, no dependencies).
+ * em, underline, strike, code and link. Conversions are pure functions; HTML is parsed by the provider kit.
  */
+import { escapeHtml, parseHtml, type HtmlChild, type HtmlElement } from '../kit';
 
 export interface AdfMark {
   type: string;
@@ -81,7 +82,7 @@ export function linkMark(href: string): AdfMark {
 // ---------------------------------------------------------------------------------------------------
 // ADF → plain text
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const stringOrUndefined = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The text of inline content (hard breaks as newlines; mentions, emoji, cards, dates by their text). */
 function inlineText(nodes: readonly AdfNode[] | undefined): string {
@@ -95,15 +96,15 @@ function inlineText(nodes: readonly AdfNode[] | undefined): string {
         out += '\n';
         break;
       case 'mention': {
-        const t = str(n.attrs?.text) ?? '';
+        const t = stringOrUndefined(n.attrs?.text) ?? '';
         out += t.startsWith('@') || t === '' ? t : `@${t}`;
         break;
       }
       case 'emoji':
-        out += str(n.attrs?.text) ?? str(n.attrs?.shortName) ?? '';
+        out += stringOrUndefined(n.attrs?.text) ?? stringOrUndefined(n.attrs?.shortName) ?? '';
         break;
       case 'inlineCard':
-        out += str(n.attrs?.url) ?? '';
+        out += stringOrUndefined(n.attrs?.url) ?? '';
         break;
       case 'date': {
         const ts = Number(n.attrs?.timestamp);
@@ -111,12 +112,12 @@ function inlineText(nodes: readonly AdfNode[] | undefined): string {
         break;
       }
       case 'status':
-        out += str(n.attrs?.text) ?? '';
+        out += stringOrUndefined(n.attrs?.text) ?? '';
         break;
       case 'placeholder':
         break;
       case 'mediaInline':
-        out += str(n.attrs?.alt) ?? '';
+        out += stringOrUndefined(n.attrs?.alt) ?? '';
         break;
       default:
         out += n.content ? inlineText(n.content) : (n.text ?? '');
@@ -164,14 +165,14 @@ export function blockText(n: AdfNode, indent = ''): string {
     case 'mediaSingle':
     case 'mediaGroup':
       return (n.content ?? [])
-        .map((m) => str(m.attrs?.alt) ?? '')
+        .map((m) => stringOrUndefined(m.attrs?.alt) ?? '')
         .filter(Boolean)
         .join(', ');
     case 'media':
-      return str(n.attrs?.alt) ?? '';
+      return stringOrUndefined(n.attrs?.alt) ?? '';
     case 'expand':
     case 'nestedExpand': {
-      const title = str(n.attrs?.title);
+      const title = stringOrUndefined(n.attrs?.title);
       const body = blocksText(n.content ?? []);
       return title ? `${title}\n${body}` : body;
     }
@@ -205,10 +206,6 @@ export function adfToParagraphs(value: unknown): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 // ADF → HTML
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 /** Only web and mail links are rendered as links (no `javascript:` or other schemes). */
 function safeHref(href: unknown): string | undefined {
@@ -302,94 +299,10 @@ export function adfToHtml(value: unknown): string {
 // ---------------------------------------------------------------------------------------------------
 // HTML → ADF
 
-interface HtmlElement {
-  tag: string;
-  attrs: Record<string, string>;
-  children: HtmlChild[];
-}
-type HtmlChild = HtmlElement | string;
-
-const VOID = new Set(['br', 'hr', 'img', 'input', 'meta', 'link', 'wbr', 'col', 'area', 'base', 'source']);
 const BLOCK = new Set([
   'p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'pre', 'blockquote', 'hr', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th',
   'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'address', 'body', 'html',
 ]);
-const SKIP = new Set(['script', 'style', 'head', 'title', 'template', 'noscript']);
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#39': "'" };
-
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
-  });
-}
-
-function parseAttrs(s: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const re = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
-  for (let m = re.exec(s); m; m = re.exec(s)) attrs[m[1]!.toLowerCase()] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
-  return attrs;
-}
-
-/** A forgiving HTML parser: unclosed elements are closed by their parent's end, stray end tags ignored. */
-export function parseHtml(html: string): HtmlElement {
-  const root: HtmlElement = { tag: '#root', attrs: {}, children: [] };
-  const stack: HtmlElement[] = [root];
-  const top = () => stack[stack.length - 1]!;
-  const closeTo = (tag: string) => {
-    for (let i = stack.length - 1; i > 0; i--) {
-      if (stack[i]!.tag === tag) {
-        stack.length = i;
-        return true;
-      }
-    }
-    return false;
-  };
-  const re = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)\]\]>|<!DOCTYPE[^>]*>|<\/\s*([a-zA-Z][\w:-]*)\s*>|<([a-zA-Z][\w:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*(\/?)>/gi;
-  let last = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (m.index > last) top().children.push(decodeEntities(html.slice(last, m.index)));
-    last = re.lastIndex;
-    if (m[1] !== undefined) top().children.push(m[1]);
-    else if (m[2]) {
-      const tag = m[2].toLowerCase();
-      if (tag === 'p' && !stack.some((e) => e.tag === 'p')) top().children.push({ tag: 'br', attrs: {}, children: [] });
-      else closeTo(tag);
-    } else if (m[3]) {
-      const tag = m[3].toLowerCase();
-      // Implied end tags: a block inside a paragraph ends it; a list item ends its open sibling.
-      if (BLOCK.has(tag)) {
-        const p = stack.findLastIndex((e) => e.tag === 'p');
-        const container = stack.findLastIndex((e) => ['li', 'td', 'th', 'blockquote', 'div', 'ul', 'ol', 'table'].includes(e.tag));
-        if (p > 0 && p > container) stack.length = p;
-      }
-      if (tag === 'li') {
-        const li = stack.findLastIndex((e) => e.tag === 'li');
-        const list = stack.findLastIndex((e) => e.tag === 'ul' || e.tag === 'ol');
-        if (li > list && li > 0) stack.length = li;
-      }
-      if ((tag === 'td' || tag === 'th' || tag === 'tr') && ['td', 'th'].includes(top().tag)) stack.pop();
-      if (tag === 'tr' && top().tag === 'tr') stack.pop();
-      const el: HtmlElement = { tag, attrs: parseAttrs(m[4] ?? ''), children: [] };
-      top().children.push(el);
-      if (SKIP.has(tag)) {
-        // Raw text elements: skip to their end tag.
-        const end = new RegExp(`</\\s*${tag}\\s*>`, 'ig');
-        end.lastIndex = re.lastIndex;
-        const e = end.exec(html);
-        last = re.lastIndex = e ? end.lastIndex : html.length;
-        continue;
-      }
-      if (!VOID.has(tag) && m[5] !== '/') stack.push(el);
-    }
-  }
-  if (last < html.length) top().children.push(decodeEntities(html.slice(last)));
-  return root;
-}
 
 const INLINE_MARKS: Record<string, AdfMark['type']> = {
   strong: 'strong',
@@ -470,6 +383,12 @@ function toBlocks(children: HtmlChild[], inPre = false): AdfNode[] {
       return;
     }
     if (c.tag === 'br') return inline.hardBreak();
+    // A block inside inline markup (`<b>bold<p>next`, which the parser nests as written) ends the paragraph.
+    if (BLOCK.has(c.tag)) {
+      flush();
+      blocks.push(...blockOf(c));
+      return;
+    }
     if (c.tag === 'img') {
       const alt = c.attrs.alt;
       if (alt) inline.text(alt, marks);

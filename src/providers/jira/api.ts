@@ -3,9 +3,11 @@
  * search with `nextPageToken`, the connection's own user (time zone for JQL dates), field and
  * issue-type metadata with a short per-connection cache. Everything goes through `ctx.http`.
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { JiraCreateMetaIssueType, JiraFieldDefinition, JiraIssue, JiraPageBean, JiraSearchPage, JiraUser } from './types';
+export { isNotFound } from '../kit';
 
 export const API = '/rest/api/3';
 
@@ -39,7 +41,6 @@ export function resolveOptions(o: JiraAdapterOptions = {}): ResolvedOptions {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 export const isStatus = (e: unknown, ...statuses: number[]) => e instanceof ProviderError && statuses.includes(e.providerStatus);
 
 export interface OffsetPage<T> {
@@ -154,37 +155,20 @@ export function jqlDate(since: Date, timeZone: string | undefined): string {
 // ---------------------------------------------------------------------------------------------------
 // Per-connection metadata cache
 
-interface Cached<T> {
-  at: number;
-  value: Promise<T>;
-}
+const cache = new ConnectionCache(5 * 60_000);
 
-const MAX_ENTRIES = 2000;
-const cache = new Map<string, Cached<unknown>>();
-
-/** Reuses a value for `ttlMs` per key; a failed load is not kept. */
-export function cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-  const hit = cache.get(key) as Cached<T> | undefined;
-  if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  const value = load();
-  cache.set(key, { at: Date.now(), value });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
-}
-
-const keyOf = (ctx: AdapterContext, what: string) => `${ctx.connectionId}\u0000${ctx.baseUrl}\u0000${what}`;
+/** Site metadata for `ttlMs`, per connection and site (a connection's site can move). */
+const cached = <T>(ctx: AdapterContext, what: string, ttlMs: number, load: () => Promise<T>): Promise<T> =>
+  cache.get(ctx, `${ctx.baseUrl}\u0000${what}`, load, false, ttlMs);
 
 /** The connection's own user (`GET /rest/api/3/myself`): its account id and time zone. */
 export function myself(ctx: AdapterContext, o: ResolvedOptions): Promise<JiraUser> {
-  return cached(keyOf(ctx, 'myself'), o.metadataTtlMs, async () => (await ctx.http.get<JiraUser>(`${API}/myself`)).data);
+  return cached(ctx, 'myself', o.metadataTtlMs, async () => (await ctx.http.get<JiraUser>(`${API}/myself`)).data);
 }
 
 /** Every field of the site (`GET /rest/api/3/field`): system and custom, with their schema. */
 export function fieldDefinitions(ctx: AdapterContext, o: ResolvedOptions): Promise<JiraFieldDefinition[]> {
-  return cached(keyOf(ctx, 'fields'), o.metadataTtlMs, async () => {
+  return cached(ctx, 'fields', o.metadataTtlMs, async () => {
     const res = await ctx.http.get<JiraFieldDefinition[]>(`${API}/field`);
     return Array.isArray(res.data) ? res.data : [];
   });
@@ -192,7 +176,7 @@ export function fieldDefinitions(ctx: AdapterContext, o: ResolvedOptions): Promi
 
 /** The issue types a project can create (`GET /rest/api/3/issue/createmeta/{project}/issuetypes`), every page. */
 export function projectIssueTypes(ctx: AdapterContext, o: ResolvedOptions, projectId: string): Promise<JiraCreateMetaIssueType[]> {
-  return cached(keyOf(ctx, `issuetypes:${projectId}`), o.metadataTtlMs, async () => {
+  return cached(ctx, `issuetypes:${projectId}`, o.metadataTtlMs, async () => {
     const out: JiraCreateMetaIssueType[] = [];
     let startAt = 0;
     for (;;) {

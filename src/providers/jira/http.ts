@@ -1,4 +1,5 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * Authentication headers: `Authorization: Bearer <access_token>` for OAuth 2.0 (3LO) connections,
@@ -11,8 +12,6 @@ export function jiraAuthHeaders(credentials: Record<string, string>): Record<str
   return { authorization: `Basic ${Buffer.from(`${email}:${apiToken}`, 'utf8').toString('base64')}` };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /**
  * The human message of a Jira error body. Jira answers an ErrorCollection
  * `{"errorMessages": ["…"], "errors": {"summary": "You must specify a summary of the issue."}}`,
@@ -20,13 +19,13 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
  * the gateway, e.g. on 401 or 429) plain text or `{"message": "…"}`.
  */
 export function jiraErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '))?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '))?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   const parts: string[] = [];
-  if (Array.isArray(b.errorMessages)) for (const m of b.errorMessages) if (str(m)) parts.push(str(m)!);
+  if (Array.isArray(b.errorMessages)) for (const m of b.errorMessages) if (trimmed(m)) parts.push(trimmed(m)!);
   if (b.errors && typeof b.errors === 'object' && !Array.isArray(b.errors)) {
-    for (const [field, m] of Object.entries(b.errors as Record<string, unknown>)) if (str(m)) parts.push(`${field}: ${str(m)}`);
+    for (const [field, m] of Object.entries(b.errors as Record<string, unknown>)) if (trimmed(m)) parts.push(`${field}: ${trimmed(m)}`);
   }
   if (Array.isArray(b.errors)) {
     for (const e of b.errors) {
@@ -35,7 +34,7 @@ export function jiraErrorMessage(body: unknown): string | undefined {
     }
   }
   if (parts.length === 0) {
-    const m = str(b.message) ?? str(b.error);
+    const m = trimmed(b.message) ?? trimmed(b.error);
     if (m) parts.push(m);
   }
   if (parts.length === 0) return undefined;

@@ -1,5 +1,6 @@
 import type { ProviderHttpProfile } from '../types';
 import type { LnGraphQLError } from './types';
+import { trimmed } from '../kit';
 
 /**
  * Linear's two schemes: a personal API key goes bare (`Authorization: lin_api_…`), an OAuth access token
@@ -19,16 +20,14 @@ export function linearAuthHeaders(credentials: Record<string, string>): Record<s
   return { authorization: oauth ? `Bearer ${token}` : token };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /** The human message of one GraphQL error: Linear's user-presentable text first, then the message. */
 export function graphQLErrorMessage(e: LnGraphQLError | undefined): string | undefined {
   if (!e || typeof e !== 'object') return undefined;
   const ext = e.extensions ?? {};
-  const presentable = str(ext.userPresentableMessage);
-  const message = str(e.message);
+  const presentable = trimmed(ext.userPresentableMessage);
+  const message = trimmed(e.message);
   const text = presentable && message && presentable !== message ? `${message}: ${presentable}` : (presentable ?? message);
-  const code = str(ext.code);
+  const code = trimmed(ext.code);
   return code && text ? `${code}: ${text}` : (text ?? code);
 }
 
@@ -37,7 +36,7 @@ export function graphQLErrorMessage(e: LnGraphQLError | undefined): string | und
  * (the first error, with a count of the others); plain text bodies (upload storage, proxies) are cut short.
  */
 export function linearErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   if (Array.isArray(b.errors) && b.errors.length > 0) {
@@ -45,7 +44,7 @@ export function linearErrorMessage(body: unknown): string | undefined {
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more)` : '';
     return first ? first + more : undefined;
   }
-  return str(b.message) ?? str(b.error);
+  return trimmed(b.message) ?? trimmed(b.error);
 }
 
 /** Linear answers an exhausted budget with HTTP 400 and `RATELIMITED` in the body, not with 429. */

@@ -41,7 +41,10 @@ interface TeamLabel {
 
 /** Per-call lookups of a team's workflow states and labels (a bulk create asks once per team). */
 class TeamLookups {
+  // One lookup object per call, dropped with it: these Maps never outlive a request.
+  // eslint-disable-next-line no-restricted-syntax
   private readonly states = new Map<string, Promise<LnWorkflowState[]>>();
+  // eslint-disable-next-line no-restricted-syntax
   private readonly labels = new Map<string, Promise<TeamLabel[]>>();
 
   constructor(

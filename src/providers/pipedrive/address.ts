@@ -1,8 +1,7 @@
 import type { Address, AddressFields } from '../../core/unified/crm';
 import type { PdAddress } from './types';
 import { unsupported } from './util';
-
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+import { nonEmpty } from '../kit';
 
 /**
  * Pipedrive address → unified address. `street_1` is the street number and route (`"123 Main St"`), or
@@ -10,20 +9,20 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !
  */
 export function unifyAddress(a: PdAddress | null | undefined, addressType: string, ownerType: string): AddressFields | null {
   if (!a || typeof a !== 'object') return null;
-  const street = [text(a.street_number), text(a.route)].filter(Boolean).join(' ') || null;
+  const street = [nonEmpty(a.street_number), nonEmpty(a.route)].filter(Boolean).join(' ') || null;
   const out: AddressFields = {
     street_1: street,
-    street_2: text(a.subpremise),
-    city: text(a.locality),
-    state: text(a.admin_area_level_1),
-    postal_code: text(a.postal_code),
-    country: text(a.country),
+    street_2: nonEmpty(a.subpremise),
+    city: nonEmpty(a.locality),
+    state: nonEmpty(a.admin_area_level_1),
+    postal_code: nonEmpty(a.postal_code),
+    country: nonEmpty(a.country),
     address_type: addressType,
     owner_type: ownerType,
   };
   const hasParts = [out.street_1, out.street_2, out.city, out.state, out.postal_code, out.country].some((v) => v !== null);
   if (!hasParts) {
-    const value = text(a.value);
+    const value = nonEmpty(a.value);
     if (!value) return null;
     out.street_1 = value;
   }

@@ -2,9 +2,11 @@
  * Pipedrive request helpers shared by sync and writes: API v2 cursor pagination, API v1 offset
  * pagination that deletions cannot shift, and field definitions (cached per connection). Everything goes through `ctx.http`.
  */
+import { ConnectionCache } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { PdEnvelope, PdFieldDef } from './types';
+export { isNotFound } from '../kit';
 
 export interface PipedriveAdapterOptions {
   /** `limit` of API v2 lists (Pipedrive allows at most 500). */
@@ -114,27 +116,15 @@ export type FieldEntity = 'person' | 'organization' | 'deal';
  * A lookup that misses (a field or option created since) reads them again once.
  */
 export class FieldDefinitions {
-  private readonly cache = new Map<string, { at: number; fields: Map<string, PdFieldDef> }>();
-  /** Reads in progress, shared by concurrent writes (a batch of 100 reads the definitions once). */
-  private readonly inflight = new Map<string, Promise<Map<string, PdFieldDef>>>();
+  /** Concurrent writes share one read (a batch of 100 reads the definitions once). */
+  private readonly cache: ConnectionCache;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(private readonly o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.fieldCacheMs);
+  }
 
-  async all(ctx: AdapterContext, entity: FieldEntity, opts: { fresh?: boolean } = {}): Promise<Map<string, PdFieldDef>> {
-    const key = `${ctx.connectionId}\u0000${entity}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.o.fieldCacheMs) return hit.fields;
-    const running = this.inflight.get(key);
-    if (running) return running;
-    const read = this.read(ctx, entity).then(
-      (fields) => {
-        this.cache.set(key, { at: Date.now(), fields });
-        if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-        return fields;
-      },
-    ).finally(() => this.inflight.delete(key));
-    this.inflight.set(key, read);
-    return read;
+  all(ctx: AdapterContext, entity: FieldEntity, opts: { fresh?: boolean } = {}): Promise<Map<string, PdFieldDef>> {
+    return this.cache.get(ctx, entity, () => this.read(ctx, entity), opts.fresh);
   }
 
   private async read(ctx: AdapterContext, entity: FieldEntity): Promise<Map<string, PdFieldDef>> {
@@ -154,8 +144,7 @@ export class FieldDefinitions {
 
   /** Whatever is cached, without calling Pipedrive. */
   cached(ctx: AdapterContext, entity: FieldEntity): Map<string, PdFieldDef> | undefined {
-    return this.cache.get(`${ctx.connectionId}\u0000${entity}`)?.fields;
+    return this.cache.peek(ctx, entity);
   }
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;

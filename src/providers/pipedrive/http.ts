@@ -1,4 +1,5 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * `Authorization: Bearer <access_token>` for OAuth connections, else Pipedrive's API-token header
@@ -10,21 +11,19 @@ export function pipedriveAuthHeaders(credentials: Record<string, string>): Recor
   return {};
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /**
  * The human message of a Pipedrive error body: `{success: false, error: "…", error_info: "…", errorCode}`
  * (v1 and v2 alike), or `{errors: [{message}]}` on a few newer endpoints.
  */
 export function pipedriveErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
-  const error = str(b.error) ?? str(b.message);
+  const error = trimmed(b.error) ?? trimmed(b.message);
   if (error) return error;
   if (Array.isArray(b.errors) && b.errors.length > 0) {
     const first = b.errors[0] as Record<string, unknown> | string;
-    return typeof first === 'string' ? str(first) : (str(first?.message) ?? str(first?.error));
+    return typeof first === 'string' ? trimmed(first) : (trimmed(first?.message) ?? trimmed(first?.error));
   }
   return undefined;
 }

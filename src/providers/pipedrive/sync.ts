@@ -20,7 +20,7 @@ import { unifyStage } from './stage.mapper';
 import { unifyTask } from './task.mapper';
 import type { PdActivity, PdDeal, PdEnvelope, PdNote, PdOrganization, PdPerson, PdPipeline, PdStage, PdUser } from './types';
 import { unifyUser } from './user.mapper';
-import { rfc3339 } from './util';
+import { isoSeconds } from './util';
 
 /** A resume position: the phase of the run (deals: live, then deleted) and the cursor inside it. */
 interface Position {
@@ -67,7 +67,7 @@ function v2Syncer<T, X>(
     async *run(ctx: AdapterContext, opts: SyncOptions): AsyncIterable<SyncBatch> {
       const extra = await spec.prepare(ctx);
       const start = decode(opts.resume);
-      const since = opts.since ? rfc3339(opts.since) : undefined;
+      const since = opts.since ? isoSeconds(opts.since) : undefined;
       for (let phase = start.phase; phase < spec.phases.length; phase++) {
         const query: Query = { sort_by: 'id', sort_direction: 'asc', ...spec.phases[phase], updated_since: since };
         const cursor = phase === start.phase ? start.cursor : null;
@@ -155,7 +155,7 @@ function notesSyncer(o: ResolvedOptions): ObjectSyncer {
     incremental: true,
     reportsDeletions: false,
     async *run(ctx, opts): AsyncIterable<SyncBatch> {
-      const query: Query = { sort: 'id ASC', updated_since: opts.since ? rfc3339(opts.since) : undefined };
+      const query: Query = { sort: 'id ASC', updated_since: opts.since ? isoSeconds(opts.since) : undefined };
       for await (const page of idOrderedOffsetPages<PdNote>(ctx, `${v1(ctx)}/notes`, { limit: o.v1PageSize, query, from: notesPosition(opts.resume) })) {
         yield { records: page.items.map((n) => unifyNote(n, ctx.ids)), resume: page.next ? JSON.stringify(page.next) : null };
       }

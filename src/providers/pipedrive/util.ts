@@ -1,43 +1,12 @@
 import { AppError } from '../../core/errors';
+import { numericIdOf, unsupportedBy } from '../kit';
+export { asRecord, has, isoSeconds, nonEmpty, toDate, toIso } from '../kit';
 
-/**
- * A Pipedrive timestamp as a Date: API v2 answers RFC 3339 (`2025-01-01T10:20:00Z`), API v1
- * `YYYY-MM-DD HH:MM:SS` in UTC. Null when absent or unreadable.
- */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const s = v.trim();
-  const text = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(s) ? `${s.replace(' ', 'T')}Z` : s;
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
-
-/** RFC 3339 without fractions, as Pipedrive's `updated_since` wants it (rounded down to the second). */
-export function rfc3339(d: Date): string {
-  return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+/** What the product cannot take: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy('pipedrive');
 
 /** A remote id (text in the store) in the numeric form Pipedrive's JSON uses. */
-export function pdId(remoteId: unknown, field: string): number {
-  const s = String(remoteId).trim();
-  if (!/^\d{1,16}$/.test(s) || !Number.isSafeInteger(Number(s))) {
-    throw new AppError('unknown_reference', `${field}: ${JSON.stringify(remoteId)} is not a Pipedrive id`, { field });
-  }
-  return Number(s);
-}
-
-/** What Pipedrive cannot store: a 422 naming the field, never a silent drop. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'pipedrive', ...extra });
-}
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
-
-export const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
+export const pdId = numericIdOf('Pipedrive');
 
 // ---------------------------------------------------------------- amounts
 

@@ -4,9 +4,9 @@
  * Everything goes through `ctx.http`.
  */
 import { AppError } from '../../core/errors';
-import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
-import { ConnectionCache } from '../connection-cache';
+import { ConnectionCache, isNotFound, unsupportedBy } from '../kit';
+export { isNotFound };
 
 export const API = '/services/data/v59.0';
 
@@ -85,25 +85,15 @@ export function sfId(remoteId: unknown, field: string): string {
   return s;
 }
 
-/** A Salesforce timestamp (`2024-01-31T10:00:00.000+0000`) as a Date; null when absent or unreadable. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const d = new Date(v.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+export { toDate, toIso } from '../kit';
 
-/** What Salesforce cannot store: a 422 naming the field, never a silent drop. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'salesforce', ...extra });
-}
+/** What the product cannot store: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy('salesforce');
 
 /** A field Salesforce requires on create: a 400 naming it. */
 export function required(field: string, message: string): AppError {
   return new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
 }
-
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 
 // ---------------------------------------------------------------- describes
 

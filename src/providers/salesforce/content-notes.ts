@@ -12,6 +12,7 @@ import type { IdOf } from '../../core/unified/ids';
 import { ProviderError } from '../http-client';
 import type { AdapterContext, CrmWrite, UnifiedRecord } from '../types';
 import { API, chunks, inList, isOf, required, sfId, soqlAll, toDate, unsupported, type Describes, type ResolvedOptions, type SfRecord } from './api';
+import { escapeHtml, has, nonEmpty } from '../kit';
 
 /** The ContentDocument fields a note is read from. */
 export const NOTE_DOCUMENT_FIELDS = ['Title', 'OwnerId', 'FileType', 'LatestPublishedVersionId', 'IsDeleted', 'CreatedDate', 'LastModifiedDate', 'SystemModstamp'] as const;
@@ -49,13 +50,12 @@ export async function unifyContentNotes(ctx: AdapterContext, o: ResolvedOptions,
 }
 
 export function unifyContentNote(d: SfRecord, parent: string | null, body: string | null, ids: IdOf): UnifiedRecord {
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
   return {
     objectType: 'crm.note',
     remoteId: d.Id,
     data: {
-      content: text(body) ?? text(d.Title),
-      user_id: ids('crm.user', text(d.OwnerId)),
+      content: nonEmpty(body) ?? nonEmpty(d.Title),
+      user_id: ids('crm.user', nonEmpty(d.OwnerId)),
       company_id: isOf(parent, 'Account') ? ids('crm.company', parent) : null,
       contact_id: isOf(parent, 'Contact') ? ids('crm.contact', parent) : null,
       deal_id: isOf(parent, 'Opportunity') ? ids('crm.deal', parent) : null,
@@ -66,9 +66,6 @@ export function unifyContentNote(d: SfRecord, parent: string | null, body: strin
     ...(d.IsDeleted === true ? { deleted: true } : {}),
   };
 }
-
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The note's body as ContentNote content: HTML as given; plain text escaped ("special characters within plain

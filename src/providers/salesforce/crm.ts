@@ -28,6 +28,7 @@ import {
   unifyTask,
 } from './mappers';
 import { unifyOpportunities } from './sync';
+import { has } from '../kit';
 
 type SObject = 'Contact' | 'Account' | 'Opportunity' | 'Note' | 'Task' | 'Event';
 
@@ -43,8 +44,6 @@ interface SaveResult {
   success?: boolean;
   errors?: { statusCode?: string; message?: string; fields?: string[] }[];
 }
-
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
 
 function saveError(r: SaveResult | undefined): ProviderError {
   const e = r?.errors?.[0];

@@ -1,11 +1,10 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /** An OAuth access token (a session id) as a bearer token. */
 export function salesforceAuthHeaders(credentials: Record<string, string>): Record<string, string> {
   return credentials.access_token ? { authorization: `Bearer ${credentials.access_token}` } : {};
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /** The error objects of an answer: REST errors are `[{message, errorCode, fields}]`, OAuth ones `{error, error_description}`. */
 function errorsOf(body: unknown): Record<string, unknown>[] {
@@ -14,11 +13,11 @@ function errorsOf(body: unknown): Record<string, unknown>[] {
 }
 
 export function salesforceErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   const first = errorsOf(body)[0];
   if (!first) return undefined;
-  const code = str(first.errorCode) ?? str(first.error);
-  const message = str(first.message) ?? str(first.error_description);
+  const code = trimmed(first.errorCode) ?? trimmed(first.error);
+  const message = trimmed(first.message) ?? trimmed(first.error_description);
   const fields = Array.isArray(first.fields) && first.fields.length > 0 ? ` (${first.fields.join(', ')})` : '';
   return [code, message].filter(Boolean).join(': ') + fields || undefined;
 }

@@ -10,9 +10,7 @@ import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { isOf, required, sfId, toDate, toIso, unsupported, type SfRecord } from './api';
 import { NOTE_DOCUMENT_FIELDS } from './content-notes';
-
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+import { has, nonEmpty } from '../kit';
 
 const stamps = (r: SfRecord) => ({ remoteCreatedAt: toDate(r.CreatedDate), remoteUpdatedAt: toDate(r.LastModifiedDate ?? r.SystemModstamp) });
 const base = (objectType: string, r: SfRecord, data: Record<string, unknown>): UnifiedRecord => ({
@@ -48,7 +46,7 @@ const ACCOUNT_ADDRESSES: Record<string, string> = { BILLING: 'Billing', SHIPPING
 
 function readPhones(r: SfRecord, map: Record<string, string>, owner: string): PhoneFields[] {
   return Object.entries(map)
-    .filter(([, f]) => text(r[f]))
+    .filter(([, f]) => nonEmpty(r[f]))
     .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
 }
 
@@ -69,12 +67,12 @@ function writePhones(list: Phone[], map: Record<string, string>, what: string): 
 function readAddresses(r: SfRecord, map: Record<string, string>, owner: string): AddressFields[] {
   return Object.entries(map)
     .map(([type, p]) => ({
-      street_1: text(r[`${p}Street`]),
+      street_1: nonEmpty(r[`${p}Street`]),
       street_2: null,
-      city: text(r[`${p}City`]),
-      state: text(r[`${p}State`]),
-      postal_code: text(r[`${p}PostalCode`]),
-      country: text(r[`${p}Country`]),
+      city: nonEmpty(r[`${p}City`]),
+      state: nonEmpty(r[`${p}State`]),
+      postal_code: nonEmpty(r[`${p}PostalCode`]),
+      country: nonEmpty(r[`${p}Country`]),
       address_type: type,
       owner_type: owner,
     }))
@@ -105,15 +103,15 @@ function writeAddresses(list: Address[], map: Record<string, string>, what: stri
 // ---------------------------------------------------------------- contacts
 
 export function unifyContact(r: SfRecord, ids: IdOf): UnifiedRecord {
-  const emails: EmailFields[] = text(r.Email) ? [{ email_address: r.Email as string, email_address_type: 'WORK', owner_type: 'CONTACT' }] : [];
+  const emails: EmailFields[] = nonEmpty(r.Email) ? [{ email_address: r.Email as string, email_address_type: 'WORK', owner_type: 'CONTACT' }] : [];
   return base('crm.contact', r, {
-    first_name: text(r.FirstName),
-    last_name: text(r.LastName),
+    first_name: nonEmpty(r.FirstName),
+    last_name: nonEmpty(r.LastName),
     email_addresses: emails,
     phone_numbers: readPhones(r, CONTACT_PHONES, 'CONTACT'),
     addresses: readAddresses(r, CONTACT_ADDRESSES, 'CONTACT'),
-    user_id: ids('crm.user', text(r.OwnerId)),
-    company_id: ids('crm.company', text(r.AccountId)),
+    user_id: ids('crm.user', nonEmpty(r.OwnerId)),
+    company_id: ids('crm.company', nonEmpty(r.AccountId)),
   });
 }
 
@@ -121,7 +119,7 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
   const body: Record<string, unknown> = {};
   if (has(input, 'first_name')) body.FirstName = input.first_name;
   if (has(input, 'last_name')) body.LastName = input.last_name;
-  if (create && !text(body.LastName)) throw required('last_name', 'Salesforce requires a contact’s last name');
+  if (create && !nonEmpty(body.LastName)) throw required('last_name', 'Salesforce requires a contact’s last name');
   if (has(input, 'email_addresses')) {
     const list = input.email_addresses as Email[];
     if (list.length > 1) throw unsupported('email_addresses', 'a Salesforce contact has one email address', { max: 1 });
@@ -139,20 +137,20 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
 export function unifyAccount(r: SfRecord, ids: IdOf): UnifiedRecord {
   const employees = typeof r.NumberOfEmployees === 'number' ? r.NumberOfEmployees : null;
   return base('crm.company', r, {
-    name: text(r.Name),
-    industry: text(r.Industry),
+    name: nonEmpty(r.Name),
+    industry: nonEmpty(r.Industry),
     number_of_employees: employees,
     email_addresses: [],
     phone_numbers: readPhones(r, ACCOUNT_PHONES, 'COMPANY'),
     addresses: readAddresses(r, ACCOUNT_ADDRESSES, 'COMPANY'),
-    user_id: ids('crm.user', text(r.OwnerId)),
+    user_id: ids('crm.user', nonEmpty(r.OwnerId)),
   });
 }
 
 export function desunifyAccount(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'name')) body.Name = input.name;
-  if (create && !text(body.Name)) throw required('name', 'Salesforce requires an account name');
+  if (create && !nonEmpty(body.Name)) throw required('name', 'Salesforce requires an account name');
   if (has(input, 'industry')) body.Industry = input.industry;
   if (has(input, 'number_of_employees')) body.NumberOfEmployees = input.number_of_employees;
   if (has(input, 'email_addresses') && (input.email_addresses as unknown[]).length > 0) {
@@ -168,15 +166,15 @@ export function desunifyAccount(input: CrmWrite, create: boolean): Record<string
 
 export function unifyOpportunity(r: SfRecord, contactIds: string[], ids: IdOf): UnifiedRecord {
   return base('crm.deal', r, {
-    name: text(r.Name),
-    description: text(r.Description),
+    name: nonEmpty(r.Name),
+    description: nonEmpty(r.Description),
     amount: numberToDecimal(r.Amount, 2),
-    currency: text(r.CurrencyIsoCode),
-    stage_id: ids('crm.stage', text(r.StageName)),
-    user_id: ids('crm.user', text(r.OwnerId)),
-    company_id: ids('crm.company', text(r.AccountId)),
+    currency: nonEmpty(r.CurrencyIsoCode),
+    stage_id: ids('crm.stage', nonEmpty(r.StageName)),
+    user_id: ids('crm.user', nonEmpty(r.OwnerId)),
+    company_id: ids('crm.company', nonEmpty(r.AccountId)),
     contact_ids: contactIds.map((id) => ids('crm.contact', id)!),
-    close_date: text(r.CloseDate),
+    close_date: nonEmpty(r.CloseDate),
   });
 }
 
@@ -196,9 +194,9 @@ export function desunifyOpportunity(input: CrmWrite, create: boolean, multiCurre
   if (has(input, 'company_id')) body.AccountId = input.company_id === null ? null : sfId(input.company_id, 'company_id');
   if (has(input, 'close_date')) body.CloseDate = String(input.close_date).slice(0, 10);
   if (create) {
-    if (!text(body.Name)) throw required('name', 'Salesforce requires an opportunity name');
-    if (!text(body.StageName)) throw required('stage_id', 'Salesforce requires an opportunity stage');
-    if (!text(body.CloseDate)) throw required('close_date', 'Salesforce requires an opportunity close date');
+    if (!nonEmpty(body.Name)) throw required('name', 'Salesforce requires an opportunity name');
+    if (!nonEmpty(body.StageName)) throw required('stage_id', 'Salesforce requires an opportunity stage');
+    if (!nonEmpty(body.CloseDate)) throw required('close_date', 'Salesforce requires an opportunity close date');
   }
   return body;
 }
@@ -209,23 +207,23 @@ export function unifyStage(r: SfRecord): UnifiedRecord {
   return {
     objectType: 'crm.stage',
     remoteId: String(r.ApiName ?? r.MasterLabel),
-    data: { name: text(r.MasterLabel) ?? text(r.ApiName), pipeline_id: null, pipeline_name: null },
+    data: { name: nonEmpty(r.MasterLabel) ?? nonEmpty(r.ApiName), pipeline_id: null, pipeline_name: null },
     remoteData: r,
     ...stamps(r),
   };
 }
 
 export function unifyUser(r: SfRecord): UnifiedRecord {
-  return base('crm.user', r, { name: text(r.Name) ?? ([r.FirstName, r.LastName].filter((p) => text(p)).join(' ') || null), email: text(r.Email) });
+  return base('crm.user', r, { name: nonEmpty(r.Name) ?? ([r.FirstName, r.LastName].filter((p) => nonEmpty(p)).join(' ') || null), email: nonEmpty(r.Email) });
 }
 
 // ---------------------------------------------------------------- notes
 
 export function unifyNote(r: SfRecord, ids: IdOf): UnifiedRecord {
-  const parent = text(r.ParentId);
+  const parent = nonEmpty(r.ParentId);
   return base('crm.note', r, {
-    content: text(r.Body) ?? text(r.Title),
-    user_id: ids('crm.user', text(r.OwnerId)),
+    content: nonEmpty(r.Body) ?? nonEmpty(r.Title),
+    user_id: ids('crm.user', nonEmpty(r.OwnerId)),
     company_id: isOf(parent, 'Account') ? ids('crm.company', parent) : null,
     contact_id: isOf(parent, 'Contact') ? ids('crm.contact', parent) : null,
     deal_id: isOf(parent, 'Opportunity') ? ids('crm.deal', parent) : null,
@@ -273,10 +271,10 @@ function whoWhat(input: CrmWrite, body: Record<string, unknown>, contactField: '
 }
 
 function activityRefs(r: SfRecord, ids: IdOf) {
-  const what = text(r.WhatId);
-  const account = text(r.AccountId) ?? (isOf(what, 'Account') ? what : null);
+  const what = nonEmpty(r.WhatId);
+  const account = nonEmpty(r.AccountId) ?? (isOf(what, 'Account') ? what : null);
   return {
-    user_id: ids('crm.user', text(r.OwnerId)),
+    user_id: ids('crm.user', nonEmpty(r.OwnerId)),
     company_id: ids('crm.company', account),
     contactId: isOf(r.WhoId, 'Contact') ? ids('crm.contact', r.WhoId as string) : null,
     dealId: isOf(what, 'Opportunity') ? ids('crm.deal', what) : null,
@@ -286,8 +284,8 @@ function activityRefs(r: SfRecord, ids: IdOf) {
 export function unifyTask(r: SfRecord, ids: IdOf): UnifiedRecord {
   const refs = activityRefs(r, ids);
   return base('crm.task', r, {
-    subject: text(r.Subject),
-    content: text(r.Description),
+    subject: nonEmpty(r.Subject),
+    content: nonEmpty(r.Description),
     status: r.IsClosed === true || r.Status === 'Completed' ? 'COMPLETED' : 'PENDING',
     due_date: dateToIso(r.ActivityDate),
     finished_date: toIso(r.CompletedDateTime),
@@ -322,8 +320,8 @@ export function unifyEngagement(r: SfRecord, ids: IdOf): UnifiedRecord {
   const seconds = typeof r.CallDurationInSeconds === 'number' ? r.CallDurationInSeconds : null;
   return base('crm.engagement', r, {
     type: event ? 'MEETING' : (TYPE_OF_SUBTYPE[String(r.TaskSubtype)] ?? 'CALL'),
-    subject: text(r.Subject),
-    content: text(r.Description),
+    subject: nonEmpty(r.Subject),
+    content: nonEmpty(r.Description),
     direction: r.CallType === 'Inbound' ? 'INBOUND' : r.CallType === 'Outbound' ? 'OUTBOUND' : null,
     start_at: start,
     end_time: event ? toIso(r.EndDateTime) : start && seconds !== null ? new Date(Date.parse(start) + seconds * 1000).toISOString() : null,

@@ -8,10 +8,12 @@
  * exactly T already read. A record updated while a run pages moves to the end of the order, where the run still
  * reaches it, and never shifts the records not yet read (a plain offset walk would skip one).
  */
+import { ConnectionCache, hasNextLink } from '../kit';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { SnRecord, SnUser } from './types';
 import { PROVIDER, snTime, toDate } from './util';
+export { isNotFound } from '../kit';
 
 export interface ServiceNowAdapterOptions {
   /** `sysparm_limit` of list calls (ServiceNow's default is 10,000; large pages slow the instance). */
@@ -31,9 +33,8 @@ export const READ_PARAMS = { sysparm_display_value: 'false', sysparm_exclude_ref
 
 export const EPOCH = '1970-01-01 00:00:00';
 
-export const hasNext = (headers: Record<string, string>) => /rel="?next"?/i.test(headers.link ?? '');
+export const hasNext = (headers: Record<string, string>) => hasNextLink(headers.link);
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 export const isForbidden = (e: unknown) => e instanceof ProviderError && (e.providerStatus === 403 || e.providerStatus === 401);
 
 export const tablePath = (table: string) => `/api/now/table/${table}`;
@@ -100,20 +101,19 @@ export async function listAll<T extends SnRecord>(ctx: AdapterContext, o: Resolv
   return out;
 }
 
-const selfCache = new Map<string, { user: SnUser; at: number }>();
+const selfCache = new ConnectionCache(10 * 60_000);
 
 /**
  * The connection's own user: `sys_id=javascript:gs.getUserID()` is evaluated by the instance for the caller, so
  * it serves basic and OAuth connections alike.
  */
-export async function currentUser(ctx: AdapterContext, o: ResolvedOptions): Promise<SnUser> {
-  const hit = selfCache.get(ctx.connectionId);
-  if (hit && Date.now() - hit.at < o.selfCacheMs) return hit.user;
+export function currentUser(ctx: AdapterContext, o: ResolvedOptions): Promise<SnUser> {
+  return selfCache.get(ctx, 'me', async () => {
   const res = await ctx.http.get<{ result?: SnUser[] }>(tablePath('sys_user'), {
     query: { ...READ_PARAMS, sysparm_query: 'sys_id=javascript:gs.getUserID()', sysparm_limit: 1, sysparm_fields: 'sys_id,user_name,name' },
   });
   const user = res.data?.result?.[0];
   if (!user || typeof user.sys_id !== 'string') throw new ProviderError(PROVIDER, 502, 'the instance did not name the connection\'s user', res.data);
-  selfCache.set(ctx.connectionId, { user, at: Date.now() });
   return user;
+  }, false, o.selfCacheMs);
 }

@@ -1,4 +1,5 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * `Authorization: Bearer <access_token>` for OAuth connections (the instance's OAuth endpoint), else HTTP Basic
@@ -11,21 +12,19 @@ export function servicenowAuthHeaders(credentials: Record<string, string>): Reco
   return { authorization: `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}` };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /**
  * The human message of a ServiceNow error body: `{"error": {"message": "…", "detail": "…"}, "status": "failure"}`
  * (REST API → REST API HTTP response codes).
  */
 export function servicenowErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const e = (body as { error?: unknown }).error;
-  if (typeof e === 'string') return str(e);
+  if (typeof e === 'string') return trimmed(e);
   if (!e || typeof e !== 'object') return undefined;
   const { message, detail } = e as { message?: unknown; detail?: unknown };
-  const m = str(message);
-  const d = str(detail);
+  const m = trimmed(message);
+  const d = trimmed(detail);
   return m && d ? `${m}: ${d}` : (m ?? d);
 }
 

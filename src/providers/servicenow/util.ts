@@ -1,30 +1,14 @@
 import { AppError } from '../../core/errors';
-import { unsupportedBy } from '../unsupported';
+import { unsupportedBy } from '../kit';
+export { asRecord, nonEmpty, toDate, toIso } from '../kit';
 
 export const PROVIDER = 'servicenow';
 
 /** ServiceNow cannot take the field: answered as 422 with the field named, never dropped silently. */
 export const unsupported = unsupportedBy(PROVIDER);
 
-/**
- * A ServiceNow datetime as a Date. The Table API answers internal values (`sysparm_display_value=false`, the
- * default) as `YYYY-MM-DD HH:mm:ss` in UTC.
- */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const s = v.trim();
-  const d = new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(s) ? `${s.replace(' ', 'T')}Z` : s);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
-
 /** A Date as ServiceNow's internal datetime value (UTC, to the second). */
 export const snTime = (d: Date) => d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
-
-export const nonEmpty = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-
-export const asRecord = (v: object): Record<string, unknown> => v as Record<string, unknown>;
 
 /** A reference field's sys_id: a plain string with `sysparm_exclude_reference_link=true`, else `{link, value}`. */
 export function refId(v: unknown): string | null {

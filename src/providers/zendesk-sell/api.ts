@@ -3,9 +3,11 @@
  * (`page`/`per_page` ≤ 100, `sort_by`, `meta.links.next_page`), ids, timestamps, custom field
  * definitions (cached per connection). Everything goes through `ctx.http`.
  */
+import { ConnectionCache, unsupportedBy } from '../kit';
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
+export { isNotFound } from '../kit';
 
 export const API = '/v2';
 
@@ -50,20 +52,13 @@ export function sellId(remoteId: unknown, field: string): number {
 }
 export const idText = (v: unknown): string | null => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? v : null);
 
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+export { toDate, toIso } from '../kit';
 
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'zendesk-sell', ...extra });
-}
+/** What the product cannot store: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy('zendesk-sell');
 export function required(field: string, message: string): AppError {
   return new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
 }
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;
 
 // ---------------------------------------------------------------- custom fields
 
@@ -78,21 +73,20 @@ export interface SellCustomField {
 
 /** Custom field definitions per connection and resource type (`/v2/{contact|deal}/custom_fields`). */
 export class CustomFieldDefinitions {
-  private readonly cache = new Map<string, { at: number; fields: SellCustomField[] }>();
-  constructor(private readonly o: ResolvedOptions) {}
+  private readonly cache: ConnectionCache;
+  constructor(o: ResolvedOptions) {
+    this.cache = new ConnectionCache(o.fieldCacheMs);
+  }
 
-  async all(ctx: AdapterContext, resource: 'contact' | 'deal', opts: { fresh?: boolean } = {}): Promise<SellCustomField[]> {
-    const key = `${ctx.connectionId}\u0000${resource}`;
-    const hit = this.cache.get(key);
-    if (hit && !opts.fresh && Date.now() - hit.at < this.o.fieldCacheMs) return hit.fields;
-    const fields: SellCustomField[] = [];
-    for (let page = 1; ; page++) {
-      const res = await listPage(ctx, `${API}/${resource}/custom_fields`, { page, per_page: 100 });
-      fields.push(...(res.items as unknown as SellCustomField[]));
-      if (!res.more) break;
-    }
-    this.cache.set(key, { at: Date.now(), fields });
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-    return fields;
+  all(ctx: AdapterContext, resource: 'contact' | 'deal', opts: { fresh?: boolean } = {}): Promise<SellCustomField[]> {
+    return this.cache.get(ctx, resource, async () => {
+      const fields: SellCustomField[] = [];
+      for (let page = 1; ; page++) {
+        const res = await listPage(ctx, `${API}/${resource}/custom_fields`, { page, per_page: 100 });
+        fields.push(...(res.items as unknown as SellCustomField[]));
+        if (!res.more) break;
+      }
+      return fields;
+    }, opts.fresh);
   }
 }

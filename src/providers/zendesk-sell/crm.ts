@@ -22,8 +22,7 @@ import {
   unifyPerson,
   unifyTask,
 } from './mappers';
-
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
+import { has } from '../kit';
 
 export function zendeskSellCrmOperations(defs: CustomFieldDefinitions): CrmOperations {
   const fieldsOf = (input: CrmWrite): CrmWrite => {

@@ -8,9 +8,7 @@ import type { Address, AddressFields, Email, EmailFields, Phone, PhoneFields } f
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { idText, required, sellId, toDate, toIso, unsupported, type SellObject } from './api';
-
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+import { has, nonEmpty } from '../kit';
 
 const base = (objectType: string, o: SellObject, data: Record<string, unknown>): UnifiedRecord => ({
   objectType,
@@ -27,7 +25,7 @@ const PHONES: Record<string, string> = { WORK: 'phone', MOBILE: 'mobile', FAX: '
 
 function readPhones(o: SellObject, owner: string): PhoneFields[] {
   return Object.entries(PHONES)
-    .filter(([, f]) => text(o[f]))
+    .filter(([, f]) => nonEmpty(o[f]))
     .map(([type, f]) => ({ phone_number: o[f] as string, phone_type: type, owner_type: owner }));
 }
 
@@ -48,7 +46,7 @@ function writePhones(list: Phone[]): Record<string, unknown> {
 function readAddress(o: SellObject, owner: string, type: string): AddressFields[] {
   const a = (o.address ?? null) as Record<string, unknown> | null;
   if (!a) return [];
-  const out = { street_1: text(a.line1), street_2: null, city: text(a.city), state: text(a.state), postal_code: text(a.postal_code), country: text(a.country), address_type: type, owner_type: owner };
+  const out = { street_1: nonEmpty(a.line1), street_2: null, city: nonEmpty(a.city), state: nonEmpty(a.state), postal_code: nonEmpty(a.postal_code), country: nonEmpty(a.country), address_type: type, owner_type: owner };
   return [out.street_1, out.city, out.state, out.postal_code, out.country].some((v) => v !== null) ? [out] : [];
 }
 
@@ -66,10 +64,10 @@ function writeEmail(list: Email[]): Record<string, unknown> {
 }
 
 export function unifyPerson(o: SellObject, ids: IdOf): UnifiedRecord {
-  const emails: EmailFields[] = text(o.email) ? [{ email_address: o.email as string, email_address_type: 'WORK', owner_type: 'CONTACT' }] : [];
+  const emails: EmailFields[] = nonEmpty(o.email) ? [{ email_address: o.email as string, email_address_type: 'WORK', owner_type: 'CONTACT' }] : [];
   return base('crm.contact', o, {
-    first_name: text(o.first_name),
-    last_name: text(o.last_name),
+    first_name: nonEmpty(o.first_name),
+    last_name: nonEmpty(o.last_name),
     email_addresses: emails,
     phone_numbers: readPhones(o, 'CONTACT'),
     addresses: readAddress(o, 'CONTACT', 'WORK'),
@@ -82,7 +80,7 @@ export function desunifyPerson(input: CrmWrite, create: boolean): Record<string,
   const body: Record<string, unknown> = create ? { is_organization: false } : {};
   if (has(input, 'first_name')) body.first_name = input.first_name;
   if (has(input, 'last_name')) body.last_name = input.last_name;
-  if (create && !text(body.last_name)) throw required('last_name', 'Zendesk Sell requires a person’s last name');
+  if (create && !nonEmpty(body.last_name)) throw required('last_name', 'Zendesk Sell requires a person’s last name');
   if (has(input, 'email_addresses')) Object.assign(body, writeEmail(input.email_addresses as Email[]));
   if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[]));
   if (has(input, 'addresses')) Object.assign(body, writeAddress(input.addresses as Address[], 'WORK'));
@@ -93,10 +91,10 @@ export function desunifyPerson(input: CrmWrite, create: boolean): Record<string,
 
 export function unifyOrganization(o: SellObject, ids: IdOf): UnifiedRecord {
   return base('crm.company', o, {
-    name: text(o.name),
-    industry: text(o.industry),
+    name: nonEmpty(o.name),
+    industry: nonEmpty(o.industry),
     number_of_employees: null,
-    email_addresses: text(o.email) ? [{ email_address: o.email as string, email_address_type: 'WORK', owner_type: 'COMPANY' }] : [],
+    email_addresses: nonEmpty(o.email) ? [{ email_address: o.email as string, email_address_type: 'WORK', owner_type: 'COMPANY' }] : [],
     phone_numbers: readPhones(o, 'COMPANY'),
     addresses: readAddress(o, 'COMPANY', 'BILLING'),
     user_id: ids('crm.user', idText(o.owner_id)),
@@ -106,7 +104,7 @@ export function unifyOrganization(o: SellObject, ids: IdOf): UnifiedRecord {
 export function desunifyOrganization(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = create ? { is_organization: true } : {};
   if (has(input, 'name')) body.name = input.name;
-  if (create && !text(body.name)) throw required('name', 'Zendesk Sell requires an organization’s name');
+  if (create && !nonEmpty(body.name)) throw required('name', 'Zendesk Sell requires an organization’s name');
   if (has(input, 'industry')) body.industry = input.industry;
   if (has(input, 'number_of_employees') && input.number_of_employees !== null) throw unsupported('number_of_employees', 'Zendesk Sell organizations have no employee count');
   if (has(input, 'email_addresses')) Object.assign(body, writeEmail(input.email_addresses as Email[]));
@@ -129,15 +127,15 @@ function valueText(v: unknown): string | null {
 export function unifyDeal(o: SellObject, primaryIsOrganization: boolean, ids: IdOf): UnifiedRecord {
   const contact = idText(o.contact_id);
   return base('crm.deal', o, {
-    name: text(o.name),
+    name: nonEmpty(o.name),
     description: null,
     amount: valueText(o.value),
-    currency: text(o.currency),
+    currency: nonEmpty(o.currency),
     stage_id: ids('crm.stage', idText(o.stage_id)),
     user_id: ids('crm.user', idText(o.owner_id)),
     company_id: ids('crm.company', idText(o.organization_id) ?? (primaryIsOrganization ? contact : null)),
     contact_ids: contact && !primaryIsOrganization ? [ids('crm.contact', contact)!] : [],
-    close_date: text(o.estimated_close_date),
+    close_date: nonEmpty(o.estimated_close_date),
   });
 }
 
@@ -167,11 +165,11 @@ export function desunifyDeal(input: CrmWrite): Record<string, unknown> {
 
 export function unifyStage(o: SellObject, pipelines: Map<number, string>): UnifiedRecord {
   const pipeline = typeof o.pipeline_id === 'number' ? o.pipeline_id : null;
-  return base('crm.stage', o, { name: text(o.name), pipeline_id: pipeline === null ? null : String(pipeline), pipeline_name: pipeline === null ? null : (pipelines.get(pipeline) ?? null) });
+  return base('crm.stage', o, { name: nonEmpty(o.name), pipeline_id: pipeline === null ? null : String(pipeline), pipeline_name: pipeline === null ? null : (pipelines.get(pipeline) ?? null) });
 }
 
 export function unifyUser(o: SellObject): UnifiedRecord {
-  return base('crm.user', o, { name: text(o.name), email: text(o.email) });
+  return base('crm.user', o, { name: nonEmpty(o.name), email: nonEmpty(o.email) });
 }
 
 // ---------------------------------------------------------------- notes and tasks (attached to one resource)
@@ -200,20 +198,20 @@ export function writeResource(input: CrmWrite, create: boolean, what: string): R
 }
 
 export function unifyNote(o: SellObject, organizations: Set<string>, ids: IdOf): UnifiedRecord {
-  return base('crm.note', o, { content: text(o.content), user_id: ids('crm.user', idText(o.creator_id)), ...resourceRefs(o, organizations, ids) });
+  return base('crm.note', o, { content: nonEmpty(o.content), user_id: ids('crm.user', idText(o.creator_id)), ...resourceRefs(o, organizations, ids) });
 }
 
 export function desunifyNote(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'content')) body.content = input.content;
-  if (create && !text(body.content)) throw required('content', 'a Zendesk Sell note needs content');
+  if (create && !nonEmpty(body.content)) throw required('content', 'a Zendesk Sell note needs content');
   if (has(input, 'user_id')) throw unsupported('user_id', 'a Zendesk Sell note’s author is the token’s user (creator_id, read only)');
   Object.assign(body, writeResource(input, create, 'note'));
   return body;
 }
 
 export function unifyTask(o: SellObject, organizations: Set<string>, ids: IdOf): UnifiedRecord {
-  const content = text(o.content);
+  const content = nonEmpty(o.content);
   return base('crm.task', o, {
     subject: content ? content.split('\n')[0]!.slice(0, 255) : null,
     content,
@@ -227,11 +225,11 @@ export function unifyTask(o: SellObject, organizations: Set<string>, ids: IdOf):
 
 export function desunifyTask(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  const subject = has(input, 'subject') ? text(input.subject) : null;
-  const content = has(input, 'content') ? text(input.content) : null;
+  const subject = has(input, 'subject') ? nonEmpty(input.subject) : null;
+  const content = has(input, 'content') ? nonEmpty(input.content) : null;
   if (subject && content && !content.startsWith(subject)) throw unsupported('subject', 'a Zendesk Sell task has one text (content): give the subject as the content’s first line, or only one of them');
   if (has(input, 'content') || has(input, 'subject')) body.content = content ?? subject;
-  if (create && !text(body.content)) throw required('content', 'a Zendesk Sell task needs content');
+  if (create && !nonEmpty(body.content)) throw required('content', 'a Zendesk Sell task needs content');
   if (has(input, 'status')) body.completed = input.status === 'COMPLETED';
   if (has(input, 'due_date')) body.due_date = input.due_date === null ? null : new Date(String(input.due_date)).toISOString();
   if (has(input, 'finished_date')) throw unsupported('finished_date', 'Zendesk Sell sets a task’s completion time itself (completed_at); set status COMPLETED');
@@ -249,7 +247,7 @@ export function unifyCall(o: SellObject, organizations: Set<string>, ids: IdOf):
   return base('crm.engagement', o, {
     type: 'CALL',
     subject: null,
-    content: text(o.summary),
+    content: nonEmpty(o.summary),
     direction: o.incoming === true ? 'INBOUND' : o.incoming === false ? 'OUTBOUND' : null,
     start_at: start,
     end_time: start && seconds !== null ? new Date(Date.parse(start) + seconds * 1000).toISOString() : null,

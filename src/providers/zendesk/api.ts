@@ -2,9 +2,9 @@
  * Zendesk request helpers shared by sync and writes: cursor pagination, cursor-based incremental
  * exports, and user roles. Everything goes through the connection's client (`ctx.http`).
  */
-import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
 import type { ZdCursorPage, ZdDeletedTicket, ZdExportPage, ZdRole, ZdTicketEvent, ZdTimeExportPage, ZdUser } from './types';
+export { isNotFound } from '../kit';
 
 export interface ZendeskAdapterOptions {
   /** `page[size]` of cursor-paginated lists (Zendesk allows at most 100). */
@@ -175,4 +175,3 @@ export async function lookupRoles(ctx: AdapterContext, userIds: Array<number | n
   return known;
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && e.providerStatus === 404;

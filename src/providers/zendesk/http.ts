@@ -1,4 +1,5 @@
 import type { ProviderHttpProfile } from '../types';
+import { trimmed } from '../kit';
 
 /**
  * Authentication headers: `Authorization: Bearer <access_token>` when the connection holds an OAuth
@@ -11,16 +12,14 @@ export function zendeskAuthHeaders(credentials: Record<string, string>): Record<
   return { authorization: `Basic ${Buffer.from(`${email}/token:${apiToken}`, 'utf8').toString('base64')}` };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
 /** `details` of a RecordInvalid: `{field: [{description, error}]}`, a string (bulk job results) or an array. */
 function detailMessages(details: unknown): string[] {
   if (details === null || details === undefined) return [];
-  if (typeof details === 'string') return str(details) ? [details.trim()] : [];
+  if (typeof details === 'string') return trimmed(details) ? [details.trim()] : [];
   if (Array.isArray(details)) return details.flatMap(detailMessages);
   if (typeof details !== 'object') return [];
   const d = details as Record<string, unknown>;
-  const own = str(d.description) ?? str(d.message) ?? str(d.detail);
+  const own = trimmed(d.description) ?? trimmed(d.message) ?? trimmed(d.detail);
   if (own) return [own];
   return Object.entries(d).flatMap(([field, v]) => {
     const msgs = detailMessages(v);
@@ -38,23 +37,23 @@ function detailMessages(details: unknown): string[] {
  * The first field error is kept (with a count of the others).
  */
 export function zendeskErrorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return str(body)?.slice(0, 300);
+  if (typeof body === 'string') return trimmed(body)?.slice(0, 300);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   if (Array.isArray(b.errors) && b.errors.length > 0) {
     const e = b.errors[0] as Record<string, unknown>;
-    const head = str(e.title) ?? str(e.code);
-    const detail = str(e.detail) ?? str(e.message);
+    const head = trimmed(e.title) ?? trimmed(e.code);
+    const detail = trimmed(e.detail) ?? trimmed(e.message);
     const more = b.errors.length > 1 ? ` (and ${b.errors.length - 1} more)` : '';
     return [head, detail].filter(Boolean).join(': ') + more || undefined;
   }
   let head: string | undefined;
-  if (typeof b.error === 'string') head = str(b.error);
+  if (typeof b.error === 'string') head = trimmed(b.error);
   else if (b.error && typeof b.error === 'object') {
     const e = b.error as Record<string, unknown>;
-    head = [str(e.title), str(e.message)].filter(Boolean).join(': ') || undefined;
+    head = [trimmed(e.title), trimmed(e.message)].filter(Boolean).join(': ') || undefined;
   }
-  const description = str(b.description);
+  const description = trimmed(b.description);
   const main = [head, description].filter(Boolean).join(': ');
   const details = detailMessages(b.details);
   if (details.length === 0) return main || undefined;

@@ -4,10 +4,10 @@
  * changed), record ids and timestamps, field definitions (`/settings/fields`, cached per connection).
  * Everything goes through `ctx.http`.
  */
+import { ConnectionCache, isNotFound, unsupportedBy } from '../kit';
 import { AppError } from '../../core/errors';
 import { ProviderError } from '../http-client';
 import type { AdapterContext } from '../types';
-import { ConnectionCache } from '../connection-cache';
 
 export const API = '/crm/v8';
 
@@ -46,13 +46,7 @@ export interface ListInfo {
 /** A Zoho date-time as the API writes it: whole seconds with an offset. */
 export const zohoDateTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-/** A Zoho timestamp (`2024-01-31T10:00:00+05:30`) as a Date; null when absent or unreadable. */
-export function toDate(v: unknown): Date | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const d = new Date(v.trim());
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-export const toIso = (v: unknown): string | null => toDate(v)?.toISOString() ?? null;
+export { toDate, toIso } from '../kit';
 
 
 /** One page of a list: 204 (no records) and 304 (nothing modified since) are empty pages. */
@@ -84,17 +78,16 @@ export function zohoId(remoteId: unknown, field: string): string {
   return s;
 }
 
-/** What Zoho cannot store: a 422 naming the field, never a silent drop. */
-export function unsupported(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError('unsupported_by_provider', `${field}: ${message}`, { field, provider: 'zoho', ...extra });
-}
+/** What the product cannot store: a 422 naming the field, never a silent drop. */
+export const unsupported = unsupportedBy('zoho');
 
 /** A field Zoho requires on create: a 400 naming it. */
 export function required(field: string, message: string): AppError {
   return new AppError('validation_failed', `${field}: ${message}`, { field, issues: [{ path: field, message }] });
 }
 
-export const isNotFound = (e: unknown) => e instanceof ProviderError && (e.providerStatus === 404 || e.providerStatus === 204);
+/** Zoho answers 204 (no content) for a record that is gone, as well as 404. */
+export const isMissing = (e: unknown) => isNotFound(e, [404, 204]);
 
 // ---------------------------------------------------------------- field definitions
 

@@ -6,7 +6,7 @@
 import { ProviderError } from '../http-client';
 import type { AdapterContext, BulkItemResult, CrmOperations, CrmWrite, UnifiedRecord } from '../types';
 import { crmWritesByType } from '../crm-writers';
-import { API, isNotFound, unsupported, zohoId, type FieldDefinitions, type ZRecord } from './api';
+import { API, isMissing, unsupported, zohoId, type FieldDefinitions, type ZRecord } from './api';
 import { customFieldsBody } from './custom-fields';
 import { zohoErrorMessage } from './http';
 import {
@@ -26,6 +26,7 @@ import {
   unifyTask,
   type Module,
 } from './mappers';
+import { has } from '../kit';
 
 /** Zoho's answer for one record of a write. */
 interface WriteOutcome {
@@ -34,8 +35,6 @@ interface WriteOutcome {
   message?: string;
   details?: { id?: string; api_name?: string } & Record<string, unknown>;
 }
-
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
 
 function outcomeError(o: WriteOutcome | undefined): ProviderError {
   return new ProviderError('zoho', 400, o ? zohoErrorMessage(o) : 'no result for this record', o ?? null);
@@ -106,7 +105,7 @@ export function zohoCrmOperations(defs: FieldDefinitions): CrmOperations {
         const record = (await readRecords(ctx, module, [remoteId])).get(remoteId);
         if (record) return { module, record };
       } catch (err) {
-        if (!isNotFound(err)) throw err;
+        if (!isMissing(err)) throw err;
       }
     }
     throw new ProviderError('zoho', 404, `no call or meeting ${remoteId}`, null);

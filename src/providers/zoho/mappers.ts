@@ -9,9 +9,8 @@ import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { required, toDate, toIso, unsupported, zohoDateTime, zohoId, type ZRecord } from './api';
+import { has, nonEmpty } from '../kit';
 
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key) && (o as Record<string, unknown>)[key] !== undefined;
-const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 /** The id of a lookup (`{id, name}`), or of a plain id. */
 export const lookupId = (v: unknown): string | null =>
   v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : typeof v === 'string' && v !== '' ? v : null;
@@ -44,7 +43,7 @@ const EMAILS = ['Email', 'Secondary_Email'];
 
 function readPhones(r: ZRecord, map: Record<string, string>, owner: string): PhoneFields[] {
   return Object.entries(map)
-    .filter(([, f]) => text(r[f]))
+    .filter(([, f]) => nonEmpty(r[f]))
     .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
 }
 
@@ -65,12 +64,12 @@ function writePhones(list: Phone[], map: Record<string, string>, what: string): 
 function readAddresses(r: ZRecord, map: Record<string, [string, string]>, owner: string): AddressFields[] {
   return Object.entries(map)
     .map(([type, [p, zip]]) => ({
-      street_1: text(r[`${p}_Street`]),
+      street_1: nonEmpty(r[`${p}_Street`]),
       street_2: null,
-      city: text(r[`${p}_City`]),
-      state: text(r[`${p}_State`]),
-      postal_code: text(r[`${p}_${zip}`]),
-      country: text(r[`${p}_Country`]),
+      city: nonEmpty(r[`${p}_City`]),
+      state: nonEmpty(r[`${p}_State`]),
+      postal_code: nonEmpty(r[`${p}_${zip}`]),
+      country: nonEmpty(r[`${p}_Country`]),
       address_type: type,
       owner_type: owner,
     }))
@@ -102,14 +101,14 @@ function writeAddresses(list: Address[], map: Record<string, [string, string]>, 
 // ---------------------------------------------------------------- contacts
 
 export function unifyContact(r: ZRecord, ids: IdOf): UnifiedRecord {
-  const emails: EmailFields[] = EMAILS.filter((f) => text(r[f])).map((f, i) => ({
+  const emails: EmailFields[] = EMAILS.filter((f) => nonEmpty(r[f])).map((f, i) => ({
     email_address: r[f] as string,
     email_address_type: f === 'Email' || i === 0 ? 'WORK' : 'PERSONAL',
     owner_type: 'CONTACT',
   }));
   return base('crm.contact', r, {
-    first_name: text(r.First_Name),
-    last_name: text(r.Last_Name),
+    first_name: nonEmpty(r.First_Name),
+    last_name: nonEmpty(r.Last_Name),
     email_addresses: emails,
     phone_numbers: readPhones(r, CONTACT_PHONES, 'CONTACT'),
     addresses: readAddresses(r, CONTACT_ADDRESSES, 'CONTACT'),
@@ -122,7 +121,7 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
   const body: Record<string, unknown> = {};
   if (has(input, 'first_name')) body.First_Name = input.first_name;
   if (has(input, 'last_name')) body.Last_Name = input.last_name;
-  if (create && !text(body.Last_Name)) throw required('last_name', 'Zoho CRM requires a contact’s last name');
+  if (create && !nonEmpty(body.Last_Name)) throw required('last_name', 'Zoho CRM requires a contact’s last name');
   if (has(input, 'email_addresses')) {
     const list = input.email_addresses as Email[];
     if (list.length > 2) throw unsupported('email_addresses', 'a Zoho CRM contact has two email addresses (Email and Secondary_Email)', { max: 2 });
@@ -140,8 +139,8 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
 
 export function unifyAccount(r: ZRecord, ids: IdOf): UnifiedRecord {
   return base('crm.company', r, {
-    name: text(r.Account_Name),
-    industry: text(r.Industry),
+    name: nonEmpty(r.Account_Name),
+    industry: nonEmpty(r.Industry),
     number_of_employees: typeof r.Employees === 'number' ? r.Employees : null,
     email_addresses: [],
     phone_numbers: readPhones(r, ACCOUNT_PHONES, 'COMPANY'),
@@ -153,7 +152,7 @@ export function unifyAccount(r: ZRecord, ids: IdOf): UnifiedRecord {
 export function desunifyAccount(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (has(input, 'name')) body.Account_Name = input.name;
-  if (create && !text(body.Account_Name)) throw required('name', 'Zoho CRM requires an account name');
+  if (create && !nonEmpty(body.Account_Name)) throw required('name', 'Zoho CRM requires an account name');
   if (has(input, 'industry')) body.Industry = input.industry;
   if (has(input, 'number_of_employees')) body.Employees = input.number_of_employees;
   if (has(input, 'email_addresses') && (input.email_addresses as unknown[]).length > 0) {
@@ -170,15 +169,15 @@ export function desunifyAccount(input: CrmWrite, create: boolean): Record<string
 export function unifyDeal(r: ZRecord, ids: IdOf): UnifiedRecord {
   const contact = lookupId(r.Contact_Name);
   return base('crm.deal', r, {
-    name: text(r.Deal_Name),
-    description: text(r.Description),
+    name: nonEmpty(r.Deal_Name),
+    description: nonEmpty(r.Description),
     amount: numberToDecimal(r.Amount, 2),
-    currency: text(r.Currency),
-    stage_id: ids('crm.stage', text(r.Stage)),
+    currency: nonEmpty(r.Currency),
+    stage_id: ids('crm.stage', nonEmpty(r.Stage)),
     user_id: ids('crm.user', lookupId(r.Owner)),
     company_id: ids('crm.company', lookupId(r.Account_Name)),
     contact_ids: contact ? [ids('crm.contact', contact)!] : [],
-    close_date: text(r.Closing_Date),
+    close_date: nonEmpty(r.Closing_Date),
   });
 }
 
@@ -202,9 +201,9 @@ export function desunifyDeal(input: CrmWrite, create: boolean, multiCurrency: bo
   }
   if (has(input, 'close_date')) body.Closing_Date = input.close_date === null ? null : String(input.close_date).slice(0, 10);
   if (create) {
-    if (!text(body.Deal_Name)) throw required('name', 'Zoho CRM requires a deal name');
-    if (!text(body.Stage)) throw required('stage_id', 'Zoho CRM requires a deal stage');
-    if (!text(body.Closing_Date)) throw required('close_date', 'Zoho CRM requires a deal closing date');
+    if (!nonEmpty(body.Deal_Name)) throw required('name', 'Zoho CRM requires a deal name');
+    if (!nonEmpty(body.Stage)) throw required('stage_id', 'Zoho CRM requires a deal stage');
+    if (!nonEmpty(body.Closing_Date)) throw required('close_date', 'Zoho CRM requires a deal closing date');
   }
   return body;
 }
@@ -215,7 +214,7 @@ export function unifyStage(v: { actual_value?: string; display_value?: string; i
   return {
     objectType: 'crm.stage',
     remoteId: String(v.actual_value ?? v.display_value),
-    data: { name: text(v.display_value) ?? text(v.actual_value), pipeline_id: null, pipeline_name: null },
+    data: { name: nonEmpty(v.display_value) ?? nonEmpty(v.actual_value), pipeline_id: null, pipeline_name: null },
     remoteData: v as Record<string, unknown>,
     remoteCreatedAt: null,
     remoteUpdatedAt: null,
@@ -226,7 +225,7 @@ export function unifyUser(u: ZRecord): UnifiedRecord {
   return {
     objectType: 'crm.user',
     remoteId: u.id,
-    data: { name: text(u.full_name) ?? ([u.first_name, u.last_name].filter((p) => text(p)).join(' ') || null), email: text(u.email) },
+    data: { name: nonEmpty(u.full_name) ?? ([u.first_name, u.last_name].filter((p) => nonEmpty(p)).join(' ') || null), email: nonEmpty(u.email) },
     remoteData: u,
     remoteCreatedAt: toDate(u.created_time),
     remoteUpdatedAt: toDate(u.Modified_Time),
@@ -240,9 +239,9 @@ const PARENT_MODULE: Record<string, string> = { deal_id: 'Deals', contact_id: 'C
 export function unifyNote(r: ZRecord, ids: IdOf): UnifiedRecord {
   const parent = (r.Parent_Id ?? {}) as { id?: string; module?: { api_name?: string } };
   const module = parent.module?.api_name ?? (typeof r.$se_module === 'string' ? r.$se_module : undefined);
-  const id = text(parent.id);
+  const id = nonEmpty(parent.id);
   return base('crm.note', r, {
-    content: text(r.Note_Content) ?? text(r.Note_Title),
+    content: nonEmpty(r.Note_Content) ?? nonEmpty(r.Note_Title),
     user_id: ids('crm.user', lookupId(r.Owner)),
     company_id: module === 'Accounts' ? ids('crm.company', id) : null,
     contact_id: module === 'Contacts' ? ids('crm.contact', id) : null,
@@ -301,8 +300,8 @@ function activityRefs(r: ZRecord, ids: IdOf) {
 export function unifyTask(r: ZRecord, ids: IdOf): UnifiedRecord {
   const refs = activityRefs(r, ids);
   return base('crm.task', r, {
-    subject: text(r.Subject),
-    content: text(r.Description),
+    subject: nonEmpty(r.Subject),
+    content: nonEmpty(r.Description),
     status: r.Status === 'Completed' ? 'COMPLETED' : 'PENDING',
     due_date: dateToIso(r.Due_Date),
     finished_date: toIso(r.Closed_Time),
@@ -316,7 +315,7 @@ export function unifyTask(r: ZRecord, ids: IdOf): UnifiedRecord {
 export function desunifyTask(input: CrmWrite, create: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = create ? { Status: 'Not Started' } : {};
   if (has(input, 'subject')) body.Subject = input.subject;
-  if (create && !text(body.Subject)) throw required('subject', 'Zoho CRM requires a task subject');
+  if (create && !nonEmpty(body.Subject)) throw required('subject', 'Zoho CRM requires a task subject');
   if (has(input, 'content')) body.Description = input.content;
   if (has(input, 'status')) body.Status = input.status === 'COMPLETED' ? 'Completed' : 'Not Started';
   if (has(input, 'due_date')) body.Due_Date = input.due_date === null ? null : String(input.due_date).slice(0, 10);
@@ -336,8 +335,8 @@ export function unifyEngagement(r: ZRecord, module: 'Calls' | 'Events', ids: IdO
     if (refs.contactId && !contacts.includes(refs.contactId)) contacts.unshift(refs.contactId);
     return base('crm.engagement', r, {
       type: 'MEETING',
-      subject: text(r.Event_Title),
-      content: text(r.Description),
+      subject: nonEmpty(r.Event_Title),
+      content: nonEmpty(r.Description),
       direction: null,
       start_at: toIso(r.Start_DateTime),
       end_time: toIso(r.End_DateTime),
@@ -350,8 +349,8 @@ export function unifyEngagement(r: ZRecord, module: 'Calls' | 'Events', ids: IdO
   const seconds = Number(r.Call_Duration_in_seconds);
   return base('crm.engagement', r, {
     type: 'CALL',
-    subject: text(r.Subject),
-    content: text(r.Description),
+    subject: nonEmpty(r.Subject),
+    content: nonEmpty(r.Description),
     direction: r.Call_Type === 'Inbound' ? 'INBOUND' : r.Call_Type === 'Outbound' ? 'OUTBOUND' : null,
     start_at: start,
     end_time: start && Number.isFinite(seconds) && r.Call_Duration_in_seconds !== null ? new Date(Date.parse(start) + seconds * 1000).toISOString() : null,

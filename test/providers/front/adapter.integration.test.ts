@@ -247,6 +247,11 @@ describe('front adapter: writes', () => {
     expect(r.related?.map((a) => a.data.file_name)).toEqual(['label.txt']);
   });
 
+  it('writes and reads back a comment holding an out-of-range character reference (was a 500)', async () => {
+    const r = await ops.createComment(ctx, { ticket_id: seed().inboundConversation, html_body: '<p>a &#1114112; b &eacute;</p>', is_private: false, files: [] });
+    expect(r.record.data).toMatchObject({ body: 'a \ufffd b é' });
+  });
+
   it('refuses a message on a discussion, a contact author and too many bytes', async () => {
     const d = await ops.createTicket(ctx, { name: 'Internal', description: ['x'], project_id: seed().supportInbox });
     expect((await failure(ops.createComment(ctx, { ticket_id: d.record.remoteId, body: 'hi', is_private: false, files: [] }))).details.field).toBe('is_private');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageTokenOf, resolveOptions } from '../../../src/providers/front/api';
 import { frontAuthHeaders, frontErrorMessage } from '../../../src/providers/front/http';
-import { formFields, htmlToText, idFromLink, multipartBody, textToHtml, toDate, toSeconds } from '../../../src/providers/front/util';
+import { formFields, htmlToText, idFromLink, multipartBody, textToHtml, fromEpochSeconds, toSeconds } from '../../../src/providers/front/util';
 import { nestForm, parseMultipart } from '../../simulators/front/multipart';
 
 describe('front http profile', () => {
@@ -23,8 +23,8 @@ describe('front http profile', () => {
 
 describe('front utilities', () => {
   it('converts Front timestamps (seconds with decimals)', () => {
-    expect(toDate(1714558830.123)?.toISOString()).toBe('2024-05-01T10:20:30.123Z');
-    expect(toDate('1714558830')).toBeNull();
+    expect(fromEpochSeconds(1714558830.123)?.toISOString()).toBe('2024-05-01T10:20:30.123Z');
+    expect(fromEpochSeconds('1714558830')).toBeNull();
     expect(toSeconds('2024-05-01T10:20:30.123Z')).toBe(1714558830.123);
   });
 
@@ -41,7 +41,7 @@ describe('front utilities', () => {
   it('reads ids from links and converts HTML and text', () => {
     expect(idFromLink('https://api2.frontapp.com/conversations/cnv_1?x=1', 'conversations')).toBe('cnv_1');
     expect(idFromLink('https://api2.frontapp.com/contacts/crd_1', 'conversations')).toBeNull();
-    expect(htmlToText('<div>a<br>b</div><p>&lt;c&gt; &#39;d&#39; &#x41;</p>')).toBe("a\nb\n<c> 'd' A");
+    expect(htmlToText('<div>a<br>b</div><p>&lt;c&gt; &#39;d&#39; &#x41;</p>')).toBe("a\nb\n\n<c> 'd' A");
     expect(textToHtml('a & b\nc\n\nd')).toBe('<p>a &amp; b<br>c</p><p>d</p>');
   });
 

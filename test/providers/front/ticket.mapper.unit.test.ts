@@ -126,7 +126,7 @@ describe('descriptionOf', () => {
           { id: 'msg_1', created_at: 2, body: '<p>Hello <b>there</b></p><p>Line&nbsp;2 &amp; more</p>' },
         ],
       }),
-    ).toEqual(['Hello there\nLine 2 & more']);
+    ).toEqual(['Hello there\n\nLine 2 & more']);
   });
   it('is the opening comment of a discussion', () => {
     const c = { id: 'cnv_1', type: 'discussion' } as FrConversation;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { githubAuthHeaders, githubErrorMessage, githubManifest } from '../../../src/providers/github';
 import { githubIsRateLimited } from '../../../src/providers/github/http';
-import { nextLink, resolveOptions } from '../../../src/providers/github/api';
+import { resolveOptions } from '../../../src/providers/github/api';
+import { nextLink } from '../../../src/providers/kit';
 
 describe('github http profile', () => {
   it('sends a bearer token, the media type, the API version and a User-Agent', () => {

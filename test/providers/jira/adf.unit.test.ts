@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adfToHtml, adfToParagraphs, adfToText, htmlToAdf, parseHtml, textToAdf, type AdfDoc } from '../../../src/providers/jira/adf';
+import { adfToHtml, adfToParagraphs, adfToText, htmlToAdf, textToAdf, type AdfDoc } from '../../../src/providers/jira/adf';
+import { parseHtml } from '../../../src/providers/kit';
 
 const doc = (...content: AdfDoc['content']): AdfDoc => ({ type: 'doc', version: 1, content });
 const p = (...content: AdfDoc['content']) => ({ type: 'paragraph', content });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors';
-import { canonicalDecimal, decimalToNumber, numberToDecimal, pdId, rfc3339, toDate } from '../../../src/providers/pipedrive/util';
+import { canonicalDecimal, decimalToNumber, numberToDecimal, pdId, isoSeconds, toDate } from '../../../src/providers/pipedrive/util';
 import { pipedriveAuthHeaders, pipedriveErrorMessage } from '../../../src/providers/pipedrive/http';
 import { v1 } from '../../../src/providers/pipedrive/api';
 
@@ -49,7 +49,7 @@ describe('pipedrive helpers', () => {
     expect(toDate('2025-01-01 10:20:30')?.toISOString()).toBe('2025-01-01T10:20:30.000Z');
     expect(toDate('')).toBeNull();
     expect(toDate('nonsense')).toBeNull();
-    expect(rfc3339(new Date('2025-01-01T10:20:30.999Z'))).toBe('2025-01-01T10:20:30Z');
+    expect(isoSeconds(new Date('2025-01-01T10:20:30.999Z'))).toBe('2025-01-01T10:20:30Z');
   });
 
   it('checks remote ids', () => {
