@@ -19,7 +19,7 @@ export const contract: ProviderContract = {
   endpoints: [
     { method: 'GET', path: '/v2/users/me', doc: `${EP}/users/me/`, response: ['id', 'firstName', 'lastName', 'email', 'role', ...dated] },
     { method: 'GET', path: '/v2/users', doc: `${EP}/users/list/`, query: ['page'], response: ['id', 'firstName', 'lastName', 'email', 'role', ...dated] },
-    { method: 'GET', path: '/v2/teams', doc: `${EP}/teams/list/`, query: ['page'], response: ['id', 'name', ...dated] },
+    { method: 'GET', path: '/v2/teams', doc: `${EP}/teams/list-teams/`, query: ['page'], response: ['id', 'name', ...dated] },
     { method: 'GET', path: '/v2/teams/{id}/members', doc: `${EP}/teams/list-team-members/`, query: ['page'], response: ['id'] },
     { method: 'GET', path: '/v2/mailboxes', doc: `${EP}/mailboxes/list/`, query: ['page'], response: ['id', 'name', 'email', ...dated] },
     { method: 'GET', path: '/v2/mailboxes/{id}/fields', doc: `${EP}/mailboxes/mailbox-fields/`, query: ['page'], response: ['id', 'name', 'type'] },
