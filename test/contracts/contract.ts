@@ -85,6 +85,9 @@ export function contractProblems(contract: ProviderContract): string[] {
   return out;
 }
 
+/** Sent by a test itself to a simulator (checking what the adapter stored), not by the adapter: not checked. */
+export const TEST_TRAFFIC_HEADER = 'x-test-traffic';
+
 /**
  * Requests of the log that match no entry, or send a query parameter or body field their entry does not
  * list, one line per distinct problem. Requests answered by an injected fault are checked too: the adapter
@@ -94,6 +97,7 @@ export function undocumentedRequests(contract: ProviderContract, requests: reado
   const compiled = contract.endpoints.map((e) => ({ e, re: templateRegExp(e.path) }));
   const out = new Set<string>();
   for (const r of requests) {
+    if (r.headers[TEST_TRAFFIC_HEADER]) continue;
     const hit = compiled.find((c) => c.e.method === r.method && c.re.test(r.path));
     if (!hit) {
       out.add(`${routeOf(r)}: no contract entry (document it with its page, or fix the adapter)`);
@@ -106,6 +110,11 @@ export function undocumentedRequests(contract: ProviderContract, requests: reado
     for (const f of fieldsOf(r.body, declared)) if (!declares(declared, f)) out.add(`${e.method} ${e.path}: body field "${f}" is not in the contract`);
   }
   return [...out];
+}
+
+/** Fails a test with every request of the log the contract does not document. */
+export function expectRequestsDocumented(contract: ProviderContract, requests: readonly RecordedRequest[]): void {
+  expect(undocumentedRequests(contract, requests), `${contract.provider}: requests test/contracts/${contract.provider}.contract.ts does not document (document them with their page, or fix the adapter)`).toEqual([]);
 }
 
 /** Entry counts, for the report: endpoints, query parameters, body fields, response fields. */
