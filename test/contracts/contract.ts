@@ -1,11 +1,11 @@
 /**
  * Declared contracts of the providers that publish no machine-readable API description (Freshdesk, Gorgias,
  * Help Scout, ServiceNow, Dynamics 365, Zendesk Sell): every endpoint, query parameter and request field the
- * adapter uses, each with the documentation page it comes from. The conformance suites check them against
- * reality both ways, from the requests their simulator recorded (the traffic of recorded-requests.ts):
- * every request the adapter sent must match an entry (so an adapter change that uses something
- * undocumented fails). The contract tests (test/contracts/<provider>.contract.test.ts) check the other way:
- * every entry is served by the simulator's routes (so an entry with no simulator route fails).
+ * adapter uses, each with the documentation page it comes from. Checked against reality both ways: every
+ * request the adapter sent during the provider's conformance suite (the traffic of recorded-requests.ts) and
+ * its simulator-driven adapter tests (test/providers/<name>) must match an entry, so an adapter change that
+ * uses something undocumented fails; and the contract tests (test/contracts/<provider>.contract.test.ts)
+ * probe every entry against the simulator, so an entry with no simulator route fails.
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../simulators/shared/http-kit';
