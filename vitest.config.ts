@@ -21,7 +21,7 @@ class ClockBoundFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/build.ts', 'test/support/global-setup.ts', 'test/support/config-home.ts'],
+    globalSetup: ['test/support/build.ts', 'test/support/global-setup.ts', 'test/support/config-home.ts', 'test/support/spec-notice.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -5,13 +5,19 @@
  * result once the suite is over. Known spec noise lives in the repository, each entry with its reason:
  * where the real API knowingly differs from its description, in the simulator's known deviations (e.g.
  * INTERCOM_KNOWN_DEVIATIONS, PIPEDRIVE_KNOWN_DEVIATIONS, SALESFORCE_SPEC_DEVIATIONS); requests to operations
- * the description leaves out, in `undocumented` below. Without the descriptions the check says so and skips.
+ * the description leaves out, in `undocumented` below. Without the descriptions the check says so and skips
+ * (and the run lists it at the end: test/support/spec-notice.ts). Providers without a machine-readable
+ * description have a declared contract instead (test/contracts): every request their simulator recorded
+ * must match one of its entries.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { formatViolation, type SpecViolation } from '../support/openapi-validator';
-import { providerSpecsRoot } from '../support/provider-specs';
+import { noteMissingSpec, providerSpecsRoot } from '../support/provider-specs';
+import type { RecordedRequest } from '../simulators/shared/http-kit';
+import { CONTRACTS } from '../contracts';
+import { expectRequestsDocumented } from '../contracts/contract';
 
 /** What a simulator's spec check found during a suite. */
 export interface RecordedTraffic {
@@ -21,6 +27,8 @@ export interface RecordedTraffic {
   violations: readonly unknown[];
   /** Requests to operations the description does not have. */
   undocumented?: readonly { method: string; path: string }[];
+  /** Every request the simulator recorded (providers with a declared contract: test/contracts). */
+  requests?: readonly RecordedRequest[];
 }
 
 interface Described {
@@ -53,12 +61,19 @@ const describeViolation = (v: unknown) => (v && typeof v === 'object' && 'kind' 
  * not on this machine. A provider with a description whose driver hands over no traffic fails: wire it.
  */
 export function expectRecordedRequestsMatch(provider: string, traffic: RecordedTraffic | undefined, skip: (note: string) => void): void {
+  const contract = CONTRACTS[provider];
+  if (contract) {
+    expect(traffic?.requests, `the ${provider} driver must hand over its simulator's request log (traffic.requests)`).toBeDefined();
+    expectRequestsDocumented(contract, traffic!.requests!);
+    return;
+  }
   const described = DESCRIBED[provider];
   if (!described) return;
   const folder = path.join(providerSpecsRoot(), described.folder);
   if (!existsSync(folder)) {
     const note = `RECORDED-REQUEST CHECK SKIPPED for ${provider}: no provider descriptions at ${folder} (set OMNIPORT_PROVIDER_SPECS)`;
     console.warn(`\n*** ${note} ***\n`);
+    noteMissingSpec(described.folder);
     skip(note);
     return;
   }

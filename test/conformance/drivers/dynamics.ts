@@ -31,6 +31,7 @@ export const dynamicsDriver: CrmDriver = {
         multipleEmails: true,
         customField: { id: tier.LogicalName, dataType: 'string', value: 'gold', changedValue: 'platinum' },
       },
+      traffic: { available: false, violations: [], get requests() { return [...sim.requests, ...sim.batchParts]; } },
       async close() {
         // Incremental runs followed delta links (change tracking), which answered the deleted contact.
         expect(sim.requests.some((r) => r.path.endsWith('/contacts') && typeof r.query.$deltatoken === 'string' && r.status === 200)).toBe(true);

@@ -38,6 +38,7 @@ export const freshdeskDriver: TicketingDriver = {
         deletionsInIncremental: true,
         customField: { id: 'cf_order_number', dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: false, violations: [], get requests() { return sim.requests; } },
       async close() {
         const violations = sim.contractViolations.map((v) => `${v.method} ${v.path}: ${JSON.stringify(v.problems)}`);
         await sim.close();

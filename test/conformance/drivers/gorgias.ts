@@ -40,6 +40,7 @@ export const gorgiasDriver: TicketingDriver = {
         deletionsInIncremental: true,
         customField: { id: String(seed.orderNumberField), dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: false, violations: [], get requests() { return sim.requests; } },
       async close() {
         const violations = sim.contractViolations.map((v) => `${v.method} ${v.path}: ${JSON.stringify(v.problems)}`);
         await sim.close();

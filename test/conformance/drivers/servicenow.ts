@@ -39,6 +39,7 @@ export const servicenowDriver: TicketingDriver = {
         deletionsInIncremental: true,
         customField: { id: 'u_order_number', dataType: 'string', value: 'ORD-1', changedValue: 'ORD-2' },
       },
+      traffic: { available: false, violations: [], get requests() { return sim.requests; } },
       async close() {
         const violations = sim.contractViolations.map((v) => `${v.method} ${v.path}: ${v.problems.join('; ')}`);
         await sim.close();

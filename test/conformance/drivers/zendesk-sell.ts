@@ -32,6 +32,7 @@ export const zendeskSellDriver: CrmDriver = {
         customField: { id: String(tier.name), dataType: 'string', value: 'gold', changedValue: 'platinum' },
         requiredOnCreate: { contact: { last_name: 'Conformance' } },
       },
+      traffic: { available: false, violations: [], get requests() { return sim.requests; } },
       async close() {
         // Every request the adapter sent matched the contract transcribed from Sell's reference.
         expect(sim.contractViolations).toEqual([]);

@@ -5,6 +5,8 @@
  * Dataverse cannot take refused by field, and batches through `$batch` with one refused change set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/dynamics.contract';
 import { AppError } from '../../../src/core/errors';
 import { ProviderError } from '../../../src/providers/http-client';
 import { createDynamicsAdapter } from '../../../src/providers/dynamics';
@@ -35,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim?.close();
+  expectRequestsDocumented(contract, [...(sim?.requests ?? []), ...(sim?.batchParts ?? [])]);
 });
 
 describe('dynamics sync', () => {

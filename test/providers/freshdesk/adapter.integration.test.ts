@@ -5,6 +5,8 @@
  * must stay within what the Freshdesk reference documents (the simulator's contract check).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/freshdesk.contract';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
 import { ProviderError, ProviderHttpClient } from '../../../src/providers/http-client';
@@ -19,9 +21,11 @@ let connections = 0;
 afterEach(async () => {
   if (!sim) return;
   const violations = sim.contractViolations;
+  const requests = [...sim.requests];
   await sim.close();
   sim = undefined;
   expect(violations, 'requests outside the Freshdesk reference').toEqual([]);
+  expectRequestsDocumented(contract, requests);
 });
 
 async function setup(simOpts: FreshdeskSimulatorOptions = {}, adapterOpts: FreshdeskAdapterOptions = {}, apiKey?: string) {

@@ -6,6 +6,8 @@
  * not list before marking it deleted. Through the sync engine, on the test database (PGlite or PostgreSQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/freshdesk.contract';
 import { createFreshdeskAdapter } from '../../../src/providers/freshdesk';
 import { ProviderRegistry } from '../../../src/providers/registry';
 import { startTestServer, type TestServer } from '../../support/harness';
@@ -27,6 +29,7 @@ afterAll(async () => {
   await server?.close();
   await sim?.close();
   expect(violations).toEqual([]);
+  expectRequestsDocumented(contract, sim?.requests ?? []);
 });
 
 const contactState = async () =>

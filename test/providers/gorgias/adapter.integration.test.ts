@@ -5,6 +5,8 @@
  * stay within what the Gorgias reference documents (the simulator's contract check).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented, TEST_TRAFFIC_HEADER } from '../../contracts/contract';
+import { contract } from '../../contracts/gorgias.contract';
 import { AppError } from '../../../src/core/errors';
 import { idFactory } from '../../../src/core/unified/ids';
 import { ProviderBudgets } from '../../../src/providers/budgets';
@@ -21,9 +23,11 @@ let connections = 0;
 afterEach(async () => {
   if (sim) {
     const violations = sim.contractViolations;
+    const requests = [...sim.requests];
     await sim.close();
     sim = undefined;
     expect(violations, 'requests outside the Gorgias reference').toEqual([]);
+    expectRequestsDocumented(contract, requests);
   }
 });
 
@@ -168,7 +172,7 @@ describe('gorgias adapter: writes', () => {
     expect(record.data).toMatchObject({ body: 'Here is the label.', creator_type: 'USER', is_private: false, ticket_id: ids('ticketing.ticket', seed.ticket) });
     expect(related?.map((a) => a.data.file_name)).toEqual(['label.txt', 'log.json']);
     // The hosted file is there, behind the account's credentials.
-    const download = await fetch(String(related![0]!.data.file_url), { headers: { authorization: sim.authHeader() } });
+    const download = await fetch(String(related![0]!.data.file_url), { headers: { authorization: sim.authHeader(), [TEST_TRAFFIC_HEADER]: '1' } });
     expect(await download.text()).toBe('SHIP-1');
 
     const note = await adapter.ticketing!.createComment(ctx, { ticket_id: String(seed.ticket), html_body: '<p>Escalate?</p>', is_private: true, files: [] });

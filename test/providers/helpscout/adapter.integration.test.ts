@@ -5,6 +5,8 @@
  * request must stay within what the transcribed Mailbox API 2.0 contract documents.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/helpscout.contract';
 import { AppError } from '../../../src/core/errors';
 import { createHelpScoutAdapter } from '../../../src/providers/helpscout';
 import type { SyncBatch } from '../../../src/providers/types';
@@ -17,9 +19,11 @@ let n = 0;
 afterEach(async () => {
   if (!sim) return;
   const violations = sim.contractViolations;
+  const requests = [...sim.requests];
   await sim.close();
   sim = undefined;
   expect(violations, 'requests outside the Help Scout contract').toEqual([]);
+  expectRequestsDocumented(contract, requests);
 });
 
 async function setup() {

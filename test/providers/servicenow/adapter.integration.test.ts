@@ -5,6 +5,8 @@
  * within what the transcribed REST API contract documents.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/servicenow.contract';
 import { AppError } from '../../../src/core/errors';
 import { createServiceNowAdapter } from '../../../src/providers/servicenow';
 import type { SyncBatch } from '../../../src/providers/types';
@@ -17,9 +19,11 @@ let n = 0;
 afterEach(async () => {
   if (!sim) return;
   const violations = sim.contractViolations;
+  const requests = [...sim.requests];
   await sim.close();
   sim = undefined;
   expect(violations, 'requests outside the ServiceNow contract').toEqual([]);
+  expectRequestsDocumented(contract, requests);
 });
 
 async function setup(o: ServiceNowSimulatorOptions = {}) {

@@ -5,6 +5,8 @@
  * (422 naming the field) for what Sell cannot hold. Every request must match the transcribed contract.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRequestsDocumented } from '../../contracts/contract';
+import { contract } from '../../contracts/zendesk-sell.contract';
 import { idFactory } from '../../../src/core/unified/ids';
 import { ProviderHttpClient } from '../../../src/providers/http-client';
 import { createZendeskSellAdapter, zendeskSellHttpProfile, zendeskSellManifest } from '../../../src/providers/zendesk-sell';
@@ -38,6 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   expect(sim?.contractViolations ?? []).toEqual([]);
+  expectRequestsDocumented(contract, sim?.requests ?? []);
   await sim?.close();
 });
 

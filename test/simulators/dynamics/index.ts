@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FaultController, SimClock, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 
 export type { RecordedRequest };
 export type Table = 'systemuser' | 'account' | 'contact' | 'opportunity' | 'task' | 'annotation' | 'phonecall' | 'appointment' | 'transactioncurrency';
@@ -79,6 +80,8 @@ export interface DynamicsSimulator {
   readonly clock: SimClock;
   readonly faults: FaultController;
   readonly requests: RecordedRequest[];
+  /** The requests inside `$batch` bodies, as they were run (for the contract check: test/contracts). */
+  readonly batchParts: RecordedRequest[];
   readonly users: Row[];
   readonly currencies: Row[];
   readonly salesStages: { value: number; label: string }[];
@@ -100,6 +103,8 @@ class DvError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** No route of the simulator serves the request (contract probes: test/contracts). */
+    readonly unrouted = false,
   ) {
     super(message);
   }
@@ -109,6 +114,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
   const clock = new SimClock();
   const faults = new FaultController();
   const requests: RecordedRequest[] = [];
+  const batchParts: RecordedRequest[] = [];
   const tokens = new Set(opts.accessTokens ?? ['dv-test-token']);
   const limit = opts.requestsPerFiveMinutes ?? 6000;
   const windowMs = opts.serviceProtectionWindowMs ?? 300_000;
@@ -417,7 +423,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     }
     const m = /^\/(\w+)(?:\(([0-9a-f-]{36})\))?$/i.exec(path);
     const t = m ? SETS[m[1]!] : undefined;
-    if (!m || !t) throw new DvError(404, '0x80060888', `Resource not found for the segment '${path.split('/')[1] ?? ''}'.`);
+    if (!m || !t) throw new DvError(404, '0x80060888', `Resource not found for the segment '${path.split('/')[1] ?? ''}'.`, true);
     const set = m[1]!;
     const id = m[2]?.toLowerCase();
     if (!id) {
@@ -429,7 +435,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
         const entityId = `${server.url}${API}/${set}(${String(r[KEY[t]])})`;
         return represent ? { status: 201, body: view(t, r, select, req), headers: { 'odata-entityid': entityId } } : { status: 204, headers: { 'odata-entityid': entityId } };
       }
-      throw new DvError(405, '0x80060888', `The HTTP method ${req.method} is not allowed here`);
+      throw new DvError(405, '0x80060888', `The HTTP method ${req.method} is not allowed here`, true);
     }
     if (req.method === 'GET') {
       const r = store.get(t)!.get(id);
@@ -447,7 +453,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
       remove(t, id);
       return { status: 204 };
     }
-    throw new DvError(405, '0x80060888', `The HTTP method ${req.method} is not allowed here`);
+    throw new DvError(405, '0x80060888', `The HTTP method ${req.method} is not allowed here`, true);
   }
 
   /** Splits a MIME part into its headers (lower-cased names) and body. */
@@ -489,12 +495,16 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
       return { status: 400, body: errorBody(new DvError(400, '0x80040333', 'The request body is not valid JSON')) };
     }
     const inner: SimRequest = { ...outer, method: first[1]!, path: url.pathname, query: url.searchParams, headers, body: json, rawBody: body };
+    let res: SimResponse;
     try {
-      return route(inner);
+      res = route(inner);
     } catch (err) {
-      if (err instanceof DvError) return { status: err.status, body: errorBody(err) };
-      throw err;
+      if (!(err instanceof DvError)) throw err;
+      res = { status: err.status, body: errorBody(err) };
     }
+    const at = clock.now();
+    batchParts.push({ seq: batchParts.length + 1, at, method: inner.method, path: inner.path, query: Object.fromEntries(url.searchParams), headers, body: json, auth: null, status: res.status, faultId: null, durationMs: 0 });
+    return res;
   }
 
   /**
@@ -548,12 +558,12 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     }
     window.push(now);
     spent.set(bearer[1]!, window);
-    if (!req.path.startsWith(`${API}/`)) return { status: 404, body: { error: { code: '0x80060888', message: 'Resource not found' } } };
+    if (!req.path.startsWith(`${API}/`)) return noRoute({ status: 404, body: { error: { code: '0x80060888', message: 'Resource not found' } } });
     try {
       if (req.method === 'POST' && req.path === `${API}/$batch`) return batch(req);
       return route(req);
     } catch (err) {
-      if (err instanceof DvError) return { status: err.status, body: errorBody(err) };
+      if (err instanceof DvError) return err.unrouted ? noRoute({ status: err.status, body: errorBody(err) }) : { status: err.status, body: errorBody(err) };
       throw err;
     }
   }
@@ -584,6 +594,7 @@ export async function startDynamicsSimulator(opts: DynamicsSimulatorOptions = {}
     clock,
     faults,
     requests,
+    batchParts,
     users,
     currencies,
     salesStages,

@@ -29,6 +29,7 @@
 import http from 'node:http';
 import { checkBody, checkQuery, type Schema } from '../shared/contract-check';
 import { FaultController, SimClock, SimHttpError, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 import { boundaryOf, parseMultipart, type FilePart } from '../shared/multipart';
 import { BODIES, FORM_FIELDS, QUERIES, TICKET_INCLUDES, TICKET_LIST_INCLUDES } from './contract';
 
@@ -514,8 +515,8 @@ export async function startFreshdeskSimulator(opts: FreshdeskSimulatorOptions = 
         res.headers = { ...limitHeaders(spent.remaining), ...(res.headers ?? {}) };
         return res;
       }
-      if (routes.some(([, re]) => re.test(req.path))) return { status: 405, body: { code: 'method_not_allowed', message: 'Method not allowed' } };
-      notFound();
+      if (routes.some(([, re]) => re.test(req.path))) return noRoute({ status: 405, body: { code: 'method_not_allowed', message: 'Method not allowed' } });
+      return noRoute({ status: 404, body: { code: 'not_found', message: 'The requested resource could not be found' } });
     },
     internalError: (err) => ({ status: 500, body: { code: 'internal_error', message: String(err) } }),
   });

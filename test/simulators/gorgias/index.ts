@@ -41,6 +41,7 @@ import {
   type SimRequest,
   type SimResponse,
 } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 import { compareKeys, type SortKey } from '../shared/keyset';
 import { asFieldErrors, BODIES, checkBody, checkQuery, QUERIES, type Schema } from './contract';
 import { boundaryOf, parseMultipart } from './multipart';
@@ -727,7 +728,7 @@ export async function startGorgiasSimulator(opts: GorgiasSimulatorOptions = {}):
         throw err;
       }
     }
-    return { status: 404, body: errorBody('Resource not found') };
+    return noRoute({ status: 404, body: errorBody('Resource not found') });
   };
 
   const server = await startSimServer({

@@ -18,6 +18,7 @@
  */
 import { checkBody, checkQuery, type Schema } from '../shared/contract-check';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 import { BODIES, QUERIES } from './contract';
 import { HelpScoutHooks } from './hooks';
 
@@ -421,7 +422,7 @@ export async function startHelpScoutSimulator(opts: HelpScoutSimulatorOptions = 
         res.headers = { ...limitHeaders(perMinute - used), ...(res.headers ?? {}) };
         return res;
       }
-      return notFound();
+      return noRoute({ status: 404, body: { message: 'Resource not found', logRef: 'sim' } });
     },
     internalError: (err) => ({ status: 500, body: { message: String(err), logRef: 'sim' } }),
   });

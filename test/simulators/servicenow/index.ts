@@ -23,6 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import { FaultController, SimClock, SimHttpError, startSimServer, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 import { ATTACHMENT_LIST_PARAMS, ATTACHMENT_UPLOAD_PARAMS, COLUMNS, OPERATORS, READ_ONLY, TABLE_LIST_PARAMS, TABLE_RECORD_PARAMS } from './contract';
 
 export { FaultController, SimClock };
@@ -305,7 +306,7 @@ export async function startServiceNowSimulator(opts: ServiceNowSimulatorOptions 
     let m = /^\/api\/now\/(?:v[12]\/)?table\/(\w+)(?:\/([0-9a-f]{32}))?\/?$/.exec(req.path);
     if (m) {
       const [, table, id] = m;
-      if (!state.tables.has(table!) || table === 'sys_attachment') fail(400, 'Invalid table', `Invalid table ${table}`);
+      if (!state.tables.has(table!) || table === 'sys_attachment') throw new SimHttpError(noRoute({ status: 400, body: { error: { message: 'Invalid table', detail: `Invalid table ${table}` }, status: 'failure' } }));
       if (table === 'sys_audit_delete' && opts.denyAuditDelete) fail(403, 'User Not Authorized', 'ACL restricts read access to sys_audit_delete');
       const rows = state.table(table!);
       if (req.method === 'GET' && !id) {
@@ -317,7 +318,7 @@ export async function startServiceNowSimulator(opts: ServiceNowSimulatorOptions 
         const row = rows.get(id!) ?? fail(404, 'No Record found', 'Record doesn\'t exist or ACL restricts the record retrieval');
         return { status: 200, body: { result: render(req, table!, row) } };
       }
-      if (table !== 'incident') fail(405, 'Method not supported', `${req.method} on ${table} is not simulated`);
+      if (table !== 'incident') throw new SimHttpError(noRoute({ status: 405, body: { error: { message: 'Method not supported', detail: `${req.method} on ${table} is not simulated` }, status: 'failure' } }));
       checkParams(req, TABLE_RECORD_PARAMS);
       if (req.method === 'POST' && !id) {
         validateIncident(req, req.body);
@@ -335,7 +336,7 @@ export async function startServiceNowSimulator(opts: ServiceNowSimulatorOptions 
         deleteIncident(row, userName);
         return { status: 204 };
       }
-      fail(405, 'Method not supported', req.method);
+      throw new SimHttpError(noRoute({ status: 405, body: { error: { message: 'Method not supported', detail: req.method }, status: 'failure' } }));
     }
     if (req.method === 'GET' && /^\/api\/now\/(?:v1\/)?attachment\/?$/.test(req.path)) {
       checkParams(req, ATTACHMENT_LIST_PARAMS);
@@ -357,7 +358,7 @@ export async function startServiceNowSimulator(opts: ServiceNowSimulatorOptions 
       const row = state.table('sys_attachment').get(m[1]!) ?? fail(404, 'Record not found', '');
       return { status: 200, body: state.files.get(row.sys_id)?.toString('utf8') ?? '', headers: { 'content-type': row.content_type! } };
     }
-    fail(400, 'Requested URI does not represent any resource', req.path);
+    throw new SimHttpError(noRoute({ status: 400, body: { error: { message: 'Requested URI does not represent any resource', detail: req.path }, status: 'failure' } }));
   };
 
   function deleteIncident(row: Row, by: string) {

@@ -7,6 +7,7 @@
  * invalid parameters and bodies are refused as Sell refuses them and recorded as violations.
  */
 import { FaultController, SimClock, startSimServer, type ActiveFault, type RecordedRequest, type SimRequest, type SimResponse } from '../shared/http-kit';
+import { noRoute } from '../shared/no-route';
 import { BODIES, QUERIES, checkBody, checkQuery } from './contract';
 
 export type SellObj = Record<string, unknown> & { id: number };
@@ -241,7 +242,7 @@ export async function startZendeskSellSimulator(opts: ZendeskSellSimulatorOption
     if (counter.used >= hourly) return { status: 429, body: errorBody(429, 'rate_limit_exceeded', 'Rate limit exceeded'), headers: { 'retry-after': String(Math.max(1, Math.ceil((windowMs - (clock.now() % windowMs)) / 1000))) } };
     counter.used++;
     const m = /^\/v2\/(.+?)\/?$/.exec(req.path);
-    if (!m) return { status: 404, body: errorBody(404, 'not_found', 'The requested resource could not be found') };
+    if (!m) return noRoute({ status: 404, body: errorBody(404, 'not_found', 'The requested resource could not be found') });
     const parts = m[1]!.split('/');
     const q = req.query;
     const refuseQuery = (kind: string) => {
@@ -263,7 +264,7 @@ export async function startZendeskSellSimulator(opts: ZendeskSellSimulatorOption
         return list(`${parts[0]}/custom_fields`, customFields[parts[0]], q, 'custom_field');
       }
       const resource = parts[0] as Resource;
-      if (!(resource in store) || parts.length > 2) return { status: 404, body: errorBody(404, 'not_found', 'The requested resource could not be found') };
+      if (!(resource in store) || parts.length > 2) return noRoute({ status: 404, body: errorBody(404, 'not_found', 'The requested resource could not be found') });
       const type = TYPE[resource];
       if (parts.length === 1 && req.method === 'GET') {
         refuseQuery(resource);
@@ -299,7 +300,7 @@ export async function startZendeskSellSimulator(opts: ZendeskSellSimulatorOption
         remove(resource, id);
         return { status: 204 };
       }
-      return { status: 405, body: errorBody(400, 'invalid_request', 'Method not allowed') };
+      return noRoute({ status: 405, body: errorBody(400, 'invalid_request', 'Method not allowed') });
     } catch (err) {
       if (err instanceof SellError) return { status: err.status, body: errorBody(err.status, err.code, err.message, err.field) };
       throw err;
