@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import { createServices, type Services } from './core/services';
+import { createServices, type Services } from './services';
 import fs from 'node:fs';
 import { loadSecretKeys } from './core/secret-key';
 import { assertKeysReadDatabase } from './core/key-rotation';

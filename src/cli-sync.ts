@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { AppError } from './core/errors';
-import type { Services } from './core/services';
+import type { Services } from './services';
 
 interface StreamProgress {
   stream: string;

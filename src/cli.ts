@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig } from './config';
 import { AppError } from './core/errors';
-import type { Services } from './core/services';
+import type { Services } from './services';
 
 // Everything heavier than the command line itself (database drivers, Fastify, providers) is imported by the
 // command that needs it, so `--help`, `--version` and quick commands start fast.

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { AppError } from '../core/errors';
 import { isMagicLinkToken, type ActiveLink, type ConnectableProvider } from '../core/connect';
 import { flowCookieName, parseState, readFlowCookie, type CompletedFlow, type FlowFailure, type SiteChoice } from '../core/oauth';
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import type { ConnectionView } from '../core/connections';
 import type { SafeHtml } from './html';
 import { errorPage, flowProblemPage, linkProblemPage, providerListPage, providerPage, siteChoicePage, successPage, type FormState } from './pages';

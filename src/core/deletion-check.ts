@@ -7,7 +7,7 @@ import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
 import type { ObjectSyncer } from '../providers/types';
-import type { SyncRunResult } from './sync';
+import type { SyncRunResult } from './sync-result';
 
 export const deletionCheckStream = (stream: string) => `${stream}${DELETION_CHECK_SUFFIX}`;
 export const isDeletionCheck = (stream: string) => stream.endsWith(DELETION_CHECK_SUFFIX);

@@ -1,3 +1,4 @@
+import type { Skips, SyncRunResult } from './sync-result';
 import { randomUUID } from 'node:crypto';
 import { AppError } from './errors';
 import { DeletionChecks } from './deletion-check';
@@ -10,7 +11,7 @@ import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.rep
 import type { SyncStateRow, UnifiedRepo } from '../store/unified.repo';
 import type { AdapterContext, ObjectSyncer } from '../providers/types';
 import { addChanges, type SavedBatch } from '../store/unified.repo';
-import type { ChangeCounts, SkippedRecord } from '../store/schema';
+import type { ChangeCounts } from '../store/schema';
 
 /**
  * A run that changed this many objects refreshes the planner's statistics (see UnifiedRepo.analyze), and again
@@ -23,11 +24,6 @@ const changesOf = (p: { changes: { created: number; updated: number; deleted: nu
 /** Unlisted objects of an offset-walked stream confirmed with the provider per run (one call each); the rest wait for the next runs. */
 const MAX_CONFIRMED_PER_RUN = 50;
 
-/** Skipped records as the sync state keeps them: the count of the run, and the first 20 named. */
-interface Skips {
-  count: number;
-  named: SkippedRecord[];
-}
 /** What a run has done so far (kept in its sync state, so a resumed run goes on counting). */
 interface RunProgress {
   records: number;
@@ -51,6 +47,7 @@ function groupByType(objects: { objectType: string; remoteId: string }[]): Map<s
 const SAVE_SLICE = 250;
 
 /** Lets timers and sockets run: promise continuations alone (PGlite answers through them) never give them a turn. */
+export type { SyncRunResult } from './sync-result';
 export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function advance(p: RunProgress, read: number, saved: SavedBatch): RunProgress {
@@ -68,21 +65,6 @@ const progressColumns = (p: RunProgress) => ({
   changesInRun: p.changes,
 });
 
-export interface SyncRunResult {
-  stream: string;
-  /**
-   * done: the run completed; continued: it stopped at its deadline and must be continued; waiting: the
-   * provider's rate limit asks for a longer wait than a call may hold, the run goes on at `resumeAt`;
-   * skipped: no such connection/stream.
-   */
-  outcome: 'done' | 'continued' | 'waiting' | 'skipped';
-  resumeAt?: Date;
-  mode?: 'full' | 'incremental';
-  records: number;
-  markedDeleted: number;
-  /** Records of this run the database refused (named, never their content): skipped, the run went on. */
-  skipped?: Skips;
-}
 
 export interface SyncOptions {
   /** Ignore the watermark and read everything again. */

@@ -10,7 +10,7 @@ import { attemptedKeyPrefix, FailedAuthLimit } from '../http/failed-auth-limit';
 import { AppError } from '../core/errors';
 import type { AccessContext } from '../core/access';
 import type { AuditEntry } from '../core/audit';
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import type { JobRunner } from '../jobs/runner';
 import type { ConnectionRow } from '../store/control-plane.repo';
 import type { SyncStateRow } from '../store/unified.repo';

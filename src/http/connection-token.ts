@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import type { ConnectionRow } from '../store/control-plane.repo';
 import { accessOf } from './auth';
 

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import rateLimit from '@fastify/rate-limit';
 import compress from '@fastify/compress';
 import { AppError } from '../core/errors';
@@ -39,22 +39,6 @@ import { dashboardRoutes } from '../dashboard/routes';
 import { registerObservability } from '../observability/http';
 import { sharedRateLimitStore } from './shared-rate-limit';
 
-/** Paths that never reach a log line in clear. */
-export const redactedPaths = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers["x-connection-token"]',
-  'req.headers.cookie',
-  '*.api_key',
-  '*.apiKey',
-  '*.access_token',
-  '*.refresh_token',
-  '*.api_token',
-  '*.password',
-  '*.client_secret',
-  '*.credentials',
-  '*.connection_token',
-];
 
 /** A request URL fit for a log line: the magic link's secret, OAuth codes and states are masked. */
 export function maskUrl(url: string): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import { AppError } from '../core/errors';
 import { isUuid } from '../core/access';
 import { isoDateTime } from '../core/unified/common';

@@ -1,4 +1,4 @@
-import type { Services } from '../core/services';
+import type { Services } from '../services';
 import { loggableError } from '../store/database';
 import type { JobLogger } from './runner';
 

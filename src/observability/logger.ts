@@ -1,6 +1,6 @@
 import pino, { type LoggerOptions } from 'pino';
 import type { Config } from '../config';
-import { redactedPaths } from '../http/server';
+import { redactedPaths } from './redaction';
 
 /** The one log format of every process (API server, worker, CLI): pino JSON lines, secrets redacted. */
 export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {

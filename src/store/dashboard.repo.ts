@@ -3,7 +3,7 @@ import type { Database } from './database';
 import { apiKeys, connections, dashboardSessions, linkedUsers, providerCalls, syncStates } from './schema';
 import type { LinkedUserRow } from './control-plane.repo';
 import type { SyncStateRow } from './unified.repo';
-import { storable } from '../core/unified/records';
+import { storable } from './storable';
 
 export type ProviderCallRow = typeof providerCalls.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from './database';
 import { connections, providerWebhookReceipts, providerWebhooks } from './schema';
-import { storable } from '../core/unified/records';
+import { storable } from './storable';
 
 export type ProviderWebhookRow = typeof providerWebhooks.$inferSelect;
 

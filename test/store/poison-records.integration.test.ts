@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter, UnifiedRecord } from '../../src/providers/types';
 import { acmeTokenProvider } from '../support/connect-providers';
-import { storable } from '../../src/core/unified/records';
+import { storable } from '../../src/store/storable';
 import { startTestServer, type TestServer } from '../support/harness';
 import { syncAndWait } from '../support/sync-wait';
 import { connectHubSpot, connectZendesk } from '../support/connect-simulators';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../core/services';
+import type { Services } from '../../services';
 import {
   crmCompanySchema,
   crmContactSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../core/services';
+import type { Services } from '../../services';
 import { EVENT_TYPES } from '../../events/catalog';
 import { accessOf } from '../auth';
 import { errorResponses, idFilter, listEnvelope, pageQuery } from '../schemas';

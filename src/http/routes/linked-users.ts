@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../core/services';
+import type { Services } from '../../services';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkedUserRow } from '../../store/control-plane.repo';
 import { accessOf } from '../auth';

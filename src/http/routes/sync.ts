@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../core/services';
+import type { Services } from '../../services';
 import type { JobRunner } from '../../jobs/runner';
 import { AppError } from '../../core/errors';
 import { deletionCheckStream } from '../../core/deletion-check';
