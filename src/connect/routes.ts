@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import { acceptForms, formOf } from '../http/forms';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors';
@@ -43,22 +44,6 @@ export function htmlPageHeaders(nonce: string, o: { fetchSelf?: boolean } = {}):
 function sendPage(reply: FastifyReply, status: number, render: (nonce: string) => SafeHtml) {
   const nonce = randomBytes(16).toString('base64');
   return reply.status(status).headers(htmlPageHeaders(nonce)).send(render(nonce).value);
-}
-
-function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    try {
-      out[name] = decodeURIComponent(value);
-    } catch {
-      out[name] = value;
-    }
-  }
-  return out;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -106,6 +91,8 @@ function formErrors(err: AppError, provider: ConnectableProvider): Pick<FormStat
  * Forms post application/x-www-form-urlencoded, so the page needs no JavaScript.
  */
 export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (app, { services, publicUrl }) => {
+  // The OAuth flow's cookie (the browser that started a flow is the one that may finish it).
+  await app.register(fastifyCookie);
   await acceptForms(app);
 
   // Any failure renders a page, never a JSON error or a stack trace.
@@ -165,7 +152,7 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
    * several sites (422 with its reason when a choice was refused), or the page that explains a failure.
    */
   async function finishFlow(request: FastifyRequest, reply: FastifyReply, state: string | undefined, run: (cookies: Record<string, string>) => Promise<CompletedFlow | SiteChoice>) {
-    const cookies = parseCookies(request.headers.cookie);
+    const cookies = request.cookies as Record<string, string>;
     const cookie = readFlowCookie(state, cookies);
     try {
       const done = await run(cookies);
@@ -173,7 +160,7 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
       await recordConnection(request, done.view, done.inviteLinkId, 'oauth');
       const r = services.connect.signOutcome({ provider: done.manifest.name, redirectUrl: done.redirectUrl, reauthorized: done.view.reauthorized });
       const flowId = parseState(state!)!.flowId;
-      reply.header('set-cookie', `${flowCookieName(flowId)}=; Max-Age=0; Path=${callbackPath}; HttpOnly; SameSite=Lax`);
+      reply.clearCookie(flowCookieName(flowId), { path: callbackPath, httpOnly: true, sameSite: 'lax' });
       return reply.redirect(`/connect/${cookie!.linkToken}/done?r=${encodeURIComponent(r)}`, 303);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -237,10 +224,7 @@ export const connectPageRoutes: FastifyPluginAsync<ConnectPageOptions> = async (
       // A typed login address (Salesforce My Domain) takes the place of the chosen one.
       const started = await services.oauth.start(opened, token, provider, form.login_host?.trim() || form.base_url, callbackUrl);
       const c = started.cookie;
-      reply.header(
-        'set-cookie',
-        `${c.name}=${c.value}; Max-Age=${c.maxAgeSeconds}; Path=${callbackPath}; HttpOnly; SameSite=Lax${c.secure ? '; Secure' : ''}`,
-      );
+      reply.setCookie(c.name, c.value, { maxAge: c.maxAgeSeconds, path: callbackPath, httpOnly: true, sameSite: 'lax', secure: c.secure });
       return reply.redirect(started.authorizeUrl, 303);
     } catch (err) {
       if (!(err instanceof AppError) || err.code === 'not_found') throw err;
