@@ -9,6 +9,7 @@
  * requests/s beside the same with nothing running, and the sync's tickets/s or the deliveries/s.
  *   npx tsx bench/responsiveness.ts [sync|webhooks] [tickets=50000] [pageSize=1000]
  *   BENCH_DATABASE_URL=postgres://…/<empty database> npx tsx bench/responsiveness.ts sync 100000 1000
+ *   BENCH_QUIET=1 …: no probes and no reader, the sync's or the sender's throughput alone.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -85,6 +86,11 @@ const fmt = (values: number[]) =>
 
 /** Probes and reader together until `until` settles. */
 async function measure(label: string, until: Promise<unknown>, ids: string[]) {
+  // BENCH_QUIET=1: nothing but the background work (its throughput alone).
+  if (process.env.BENCH_QUIET) {
+    await until;
+    return { times: new Map<string, number[]>(), counts: [] as number[] };
+  }
   let done = false;
   void until.finally(() => (done = true));
   const [probed, read] = await Promise.all([probeWhile(() => done), readWhile(() => done, ids)]);

@@ -1,6 +1,6 @@
 /**
  * The API stays answered while a large first sync runs (issue 32), in a real `omniport start` child process:
- * a Zendesk simulator serves OMNIPORT_RESPONSIVE_TICKETS tickets (default 20,000; bench/responsiveness.ts runs
+ * a Zendesk simulator serves OMNIPORT_RESPONSIVE_TICKETS tickets (default 10,000 to keep CI short; bench/responsiveness.ts runs
  * 100,000), once in pages of 1,000 and once in one page holding them all, while `/health`, `/openapi.json` and
  * `/sync/status` are polled every 200 ms. Checked: every poll was answered, and the ticket stream's count rose
  * while the run went on. The latencies are printed, never asserted (bench/RESULTS.md holds the figures).
@@ -12,7 +12,7 @@ import type { OmniportProcess } from '../support/omniport-process';
 import { crashStorage, startCrashServer } from '../support/crash-servers';
 
 const KEY = `sk_live_${randomBytes(32).toString('hex')}`;
-const TICKETS = Number(process.env.OMNIPORT_RESPONSIVE_TICKETS ?? 20_000);
+const TICKETS = Number(process.env.OMNIPORT_RESPONSIVE_TICKETS ?? 10_000);
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
