@@ -75,7 +75,9 @@ export function createDispatcher(config: Config, services: Services, box: Secret
     retrySchedule: config.webhooks.retryScheduleMs,
     timeoutMs: config.webhooks.timeoutMs,
     pollMs: config.webhooks.pollMs,
-    concurrency: 16,
+    // Bounded so that a backlog of thousands drains beside reads (bench/RESULTS.md, responsiveness).
+    concurrency: 8,
+    batchSize: 16,
     // Longer than any attempt can take: a lease that ends belonged to a worker that died.
     leaseMs: Math.max(60_000, 4 * config.webhooks.timeoutMs),
     disableAfterMs: 3 * 86_400_000,

@@ -1,4 +1,6 @@
 import type { AccessContext } from './access';
+import { inSlices } from './slices';
+import { PURGE_SLICE } from '../store/purge';
 import type { AuditFilter, AuditRepo, AuditRow } from '../store/audit.repo';
 import type { Page, PageRequest } from '../store/pagination';
 
@@ -45,7 +47,9 @@ export class AuditService {
     return this.repo.list(ctx.projectId, filter, page);
   }
 
+  /** In slices, requests answered between them. */
   purgeExpired(now = new Date()): Promise<number> {
-    return this.repo.purgeBefore(new Date(now.getTime() - this.retentionDays * 86_400_000));
+    const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000);
+    return inSlices(() => this.repo.purgeBefore(cutoff, PURGE_SLICE), PURGE_SLICE);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from './errors';
 import { isDatabaseUnavailable } from '../store/database';
 import { readAhead } from './read-ahead';
+import { inSlices, yieldToRequests } from './slices';
 import { DELETION_CHECK_SUFFIX } from '../store/schema';
 import type { ProviderContexts } from './provider-context';
 import type { ConnectionRow, ControlPlaneRepo } from '../store/control-plane.repo';
@@ -14,6 +15,10 @@ export const isDeletionCheck = (stream: string) => stream.endsWith(DELETION_CHEC
 export const streamOfDeletionCheck = (stream: string) => stream.slice(0, -DELETION_CHECK_SUFFIX.length);
 
 /** Streams that need a deletion check: incremental runs that cannot see deletions, and an id listing. */
+/** Listed ids saved in one transaction, and objects marked deleted in one statement (issue 32). */
+const ID_SLICE = 5_000;
+const MARK_SLICE = 500;
+
 const needsCheck = (s: ObjectSyncer) => s.incremental && !s.reportsDeletions && s.deletionCheck !== undefined;
 
 /**
@@ -66,18 +71,29 @@ export class DeletionChecks {
     const run = await this.planRun(connectionId, previous);
     const base = { connectionId, stream: checkStream, projectId: connection.projectId, runId: run.runId, mode: 'deletion_check', runStartedAt: run.startedAt };
     let listed = run.listed;
+    let resume = run.resume;
     await this.repo.saveSyncState({ ...base, status: 'running', resume: run.resume, recordsInRun: listed, lastError: null, resumeAt: null });
     const heartbeat = setInterval(() => void this.repo.heartbeat(connectionId, checkStream, run.runId).catch(() => undefined), this.heartbeatMs);
     heartbeat.unref();
     try {
       for await (const page of readAhead(syncer.deletionCheck!.listIds(ctx, { resume: run.resume ?? undefined }))) {
-        listed += page.remoteIds.length;
-        await this.repo.saveListedIds(connectionId, run.runId, page.remoteIds, { ...base, status: 'running', resume: page.resume, recordsInRun: listed, lastError: null });
+        // In slices, each its own transaction with requests answered between them; the last moves the position
+        // (a slice saved before a crash is listed again, harmlessly).
+        for (let start = 0; start < page.remoteIds.length || start === 0; start += ID_SLICE) {
+          if (start > 0) await yieldToRequests();
+          const slice = page.remoteIds.slice(start, start + ID_SLICE);
+          const last = start + ID_SLICE >= page.remoteIds.length;
+          listed += slice.length;
+          if (last) resume = page.resume;
+          await this.repo.saveListedIds(connectionId, run.runId, slice, { ...base, status: 'running', resume, recordsInRun: listed, lastError: null });
+        }
         if (opts.deadline && Date.now() > opts.deadline && page.resume) return { stream: checkStream, outcome: 'continued', records: listed, markedDeleted: 0 };
       }
-      // The listing is complete: what it did not list is gone. Marks and the final state go together.
+      // The listing is complete: what it did not list is gone, marked in slices. Interrupted, the check runs
+      // again and marks the rest (what is marked is no longer a candidate); the listed ids go with the final state.
+      const marked = await inSlices(() => this.repo.markNotListedDeleted(connectionId, syncer.deletionCheck!.objectTypes, run.runId, run.startedAt, MARK_SLICE), MARK_SLICE);
       const markedDeleted = await this.repo.inTransaction(async (tx) => {
-        const marked = await tx.markNotListedDeleted(connectionId, syncer.deletionCheck!.objectTypes, run.runId, run.startedAt);
+        await tx.forgetListedIds(connectionId, run.runId);
         await tx.saveSyncState({
           ...base,
           status: 'idle',

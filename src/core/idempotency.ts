@@ -1,4 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { inSlices } from './slices';
+import { PURGE_SLICE } from '../store/purge';
 import { AppError } from './errors';
 import type { IdempotencyRepo, IdempotencyScope } from '../store/idempotency.repo';
 import type { SecretBox } from './secrets';
@@ -128,7 +130,8 @@ export class IdempotencyService {
     return isSealed(stored) ? this.box.decrypt(stored) : stored;
   }
 
+  /** In slices, requests answered between them. */
   purgeExpired(): Promise<number> {
-    return this.repo.purgeExpired();
+    return inSlices(() => this.repo.purgeExpired(PURGE_SLICE), PURGE_SLICE);
   }
 }

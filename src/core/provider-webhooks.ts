@@ -9,6 +9,8 @@
  * one waiting job per connection and stream, so a burst of deliveries costs one or two runs. Webhooks never
  * replace the scheduled sync: they shorten the delay, the sync still reconciles what a lost webhook missed.
  */
+import { inSlices } from './slices';
+import { PURGE_SLICE } from '../store/purge';
 import { createHmac } from 'node:crypto';
 import { AppError } from './errors';
 import { hostReach } from './network';
@@ -541,7 +543,9 @@ export class ProviderWebhookService {
     return Boolean(await this.registerFor(connection));
   }
 
+  /** In slices, requests answered between them. */
   purgeReceipts(): Promise<number> {
-    return this.repo.purgeReceipts(new Date(this.now() - RECEIPT_RETENTION_MS));
+    const before = new Date(this.now() - RECEIPT_RETENTION_MS);
+    return inSlices(() => this.repo.purgeReceipts(before, PURGE_SLICE), PURGE_SLICE);
   }
 }

@@ -1,5 +1,6 @@
 import type { Skips, SyncRunResult } from './sync-result';
 import { randomUUID } from 'node:crypto';
+import { yieldToRequests } from './slices';
 import { AppError } from './errors';
 import { DeletionChecks } from './deletion-check';
 import { isDatabaseUnavailable } from '../store/database';
@@ -46,9 +47,7 @@ function groupByType(objects: { objectType: string; remoteId: string }[]): Map<s
  */
 const SAVE_SLICE = 250;
 
-/** Lets timers and sockets run: promise continuations alone (PGlite answers through them) never give them a turn. */
 export type { SyncRunResult } from './sync-result';
-export const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function advance(p: RunProgress, read: number, saved: SavedBatch): RunProgress {
   return {

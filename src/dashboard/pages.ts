@@ -127,7 +127,7 @@ const badge = (text: string, tone: 'ok' | 'warn' | 'bad' | 'busy' | 'idle') => h
 const connectionTone = (status: string) => (status === 'valid' ? 'ok' : status === 'needs_reauth' ? 'bad' : 'idle');
 export function streamTone(status: string) {
   if (status === 'idle') return 'ok' as const;
-  if (status === 'running') return 'busy' as const;
+  if (status === 'running' || status === 'queued') return 'busy' as const;
   if (status === 'failed' || status === 'stalled') return 'bad' as const;
   if (status === 'waiting_for_rate_limit') return 'warn' as const;
   return 'idle' as const;
@@ -179,7 +179,7 @@ export interface ConnectionSummary {
 }
 
 function syncSummary(streams: StreamView[]): { text: string; tone: ReturnType<typeof streamTone>; lastSync: Date | null; errors: string[] } {
-  const running = streams.filter((s) => s.status === 'running').length;
+  const running = streams.filter((s) => s.status === 'running' || s.status === 'queued').length;
   const failed = streams.filter((s) => s.status === 'failed' || s.status === 'stalled').length;
   const waiting = streams.filter((s) => s.status === 'waiting_for_rate_limit').length;
   const never = streams.filter((s) => s.status === 'never_run').length;
@@ -219,7 +219,8 @@ ${moreLink('connections', nextCursor)}`,
  * the streams that succeeded since; otherwise the streams not running count as done.
  */
 export function syncSection(o: { connectionId: string; streams: StreamView[]; csrf: string; canSync: boolean; notice?: string; followSince?: number }): SafeHtml {
-  const busy = (s: StreamView) => s.status === 'running' || s.status === 'waiting_for_rate_limit';
+  // Queued streams are about to run: the section keeps refreshing for them too.
+  const busy = (s: StreamView) => s.status === 'running' || s.status === 'queued' || s.status === 'waiting_for_rate_limit';
   const since = o.followSince;
   // Outside a followed sync, only streams whose last run succeeded count as synced: a failed one never does.
   const done =

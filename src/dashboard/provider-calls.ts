@@ -1,4 +1,6 @@
 import type { ProviderCallReport } from '../providers/http-client';
+import { inSlices } from '../core/slices';
+import { PURGE_SLICE } from '../store/purge';
 import { rateLimitUsage } from '../providers/manifest';
 import type { DashboardRepo, ProviderCallInsert, ProviderCallRow } from '../store/dashboard.repo';
 import { isUuid, type AccessContext } from '../core/access';
@@ -115,7 +117,9 @@ export class ProviderCallLog {
     return this.repo.listCalls(ctx.projectId, connectionId, limit);
   }
 
-  purgeExpired(now = new Date()): Promise<void> {
-    return this.repo.purgeCallsBefore(new Date(now.getTime() - this.opts.retentionDays * 86_400_000));
+  /** In slices, requests answered between them. */
+  async purgeExpired(now = new Date()): Promise<void> {
+    const cutoff = new Date(now.getTime() - this.opts.retentionDays * 86_400_000);
+    await inSlices(() => this.repo.purgeCallsBefore(cutoff, PURGE_SLICE), PURGE_SLICE);
   }
 }

@@ -168,7 +168,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
   const page = (request: FastifyRequest) => ({ limit: PAGE_SIZE, cursor: cursorOf(request) });
   const providerName = (p: string) => services.providers.get(p)?.displayName ?? p;
 
-  function streamViews(row: ConnectionRow, states: SyncStateRow[]): StreamView[] {
+  /** `queued`: streams whose job waits in the queue; shown as queued instead of idle or never run. */
+  function streamViews(row: ConnectionRow, states: SyncStateRow[], queued: Set<string> | undefined): StreamView[] {
     const byStream = new Map(states.filter((s) => s.connectionId === row.id).map((s) => [s.stream, s]));
     let streams: string[];
     try {
@@ -178,9 +179,11 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     }
     return streams.map((stream) => {
       const s = byStream.get(stream);
+      const status = s ? services.sync.displayStatus(s) : 'never_run';
       return {
         stream,
-        status: s ? services.sync.displayStatus(s) : 'never_run',
+        // A failed stream waiting for its retry stays failed.
+        status: queued?.has(stream) && (status === 'idle' || status === 'never_run') ? 'queued' : status,
         mode: s?.mode ?? null,
         records: s?.recordsInRun ?? 0,
         lastSuccessAt: s?.lastSuccessAt ?? null,
@@ -245,12 +248,13 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
     const ctx = accessOf(request);
     const list = await services.connections.list(ctx, page(request), {});
     const rows = list.items.map((v) => v.row);
-    const [states, users] = await Promise.all([
+    const [states, users, queued] = await Promise.all([
       dash.repo.syncStatesOf(ctx.projectId, rows.map((r) => r.id)),
       dash.repo.linkedUsersOf(ctx.projectId, rows.map((r) => r.linkedUserId)),
+      jobs.queuedStreams(rows.map((r) => r.id)),
     ]);
     const usersById = new Map(users.map((u) => [u.id, u]));
-    const summaries = rows.map((row) => ({ row, linkedUser: usersById.get(row.linkedUserId), streams: streamViews(row, states) }));
+    const summaries = rows.map((row) => ({ row, linkedUser: usersById.get(row.linkedUserId), streams: streamViews(row, states, queued.get(row.id)) }));
     const f = await frame(request, reply, 'connections');
     return render(reply, f, connectionsPage(f, summaries, list.nextCursor, providerName));
   });
@@ -265,7 +269,8 @@ export const dashboardRoutes: FastifyPluginAsync<DashboardOptions> = async (app,
    * after queuing (`justQueued`) it always follows: a run that ended within the last second is not the one queued.
    */
   async function syncFragment(request: FastifyRequest, reply: FastifyReply, row: ConnectionRow, since: number | undefined, csrf?: string, notice?: string, justQueued = false) {
-    const streams = streamViews(row, await services.sync.status(row.id));
+    const [states, queued] = await Promise.all([services.sync.status(row.id), jobs.queuedStreams([row.id])]);
+    const streams = streamViews(row, states, queued.get(row.id));
     const following =
       since !== undefined &&
       (justQueued || (Date.now() - since < FOLLOW_SYNC_MS && streams.some((s) => !(s.lastSuccessAt && s.lastSuccessAt.getTime() >= since - 1000) && s.status !== 'failed')));

@@ -1,4 +1,6 @@
 import type { Config } from '../config';
+import { inSlices } from '../core/slices';
+import { PURGE_SLICE } from '../store/purge';
 import type { SecretBox } from '../core/secrets';
 import type { DatabaseHandle } from '../store/database';
 import { DashboardRepo } from '../store/dashboard.repo';
@@ -34,7 +36,7 @@ export function createDashboardServices(
     repo,
     async purgeExpired(now = new Date()) {
       await calls.purgeExpired(now);
-      await repo.purgeSessionsBefore(now);
+      await inSlices(() => repo.purgeSessionsBefore(now, PURGE_SLICE), PURGE_SLICE);
     },
   };
 }

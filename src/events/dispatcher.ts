@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { isBlockedAddress, outboundAgent } from '../core/network';
 import type { SecretBox } from '../core/secrets';
 import { loggableError, type DatabaseHandle } from '../store/database';
+import { yieldToRequests } from '../core/slices';
 import type { AttemptOutcome, AttemptRecord, DueDelivery, WebhooksRepo } from '../store/webhooks.repo';
 import type { JobLogger } from '../jobs/runner';
 import { presentEvent, webhookIdOf } from './present';
@@ -17,6 +18,11 @@ export interface DispatcherOptions {
   pollMs: number;
   /** Deliveries in flight per process. */
   concurrency: number;
+  /**
+   * Deliveries claimed, sent and recorded together: their outcomes are written in one transaction, and the
+   * event loop and the database are left to requests between two batches.
+   */
+  batchSize: number;
   /** How long a claimed delivery is this worker's; past it (the worker died) another takes it. */
   leaseMs: number;
   /** An endpoint whose every attempt failed for this long is disabled. */
@@ -102,24 +108,31 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  /** Sends everything due, batch after batch, then waits for the next poll. */
+  /**
+   * Sends everything due, batch after batch, then waits for the next poll. A batch is bounded (`batchSize`
+   * claimed, `concurrency` in flight) and recorded in one transaction; requests get a turn between batches,
+   * so a backlog of thousands drains at a steady rate beside reads instead of ahead of them (issue 32).
+   */
   async drain(): Promise<number> {
     const limit = pLimit(this.opts.concurrency);
     let sent = 0;
     while (!this.stopped) {
-      const due = await this.repo.claimDue(this.opts.concurrency * 4, this.opts.leaseMs);
+      const due = await this.repo.claimDue(this.opts.batchSize, this.opts.leaseMs);
       if (due.length === 0) break;
-      await Promise.all(due.map((d) => limit(() => this.deliver(d))));
+      const results = await Promise.all(
+        due.map((d) =>
+          limit(async () => {
+            const attempt = await this.send(d);
+            return { due: d, attempt, outcome: this.outcome(d, attempt) };
+          }),
+        ),
+      );
+      await this.repo.recordAttempts(results);
+      for (const r of results) webhookDeliveries.inc({ outcome: r.outcome.kind });
       sent += due.length;
+      await yieldToRequests();
     }
     return sent;
-  }
-
-  private async deliver(due: DueDelivery): Promise<void> {
-    const attempt = await this.send(due);
-    const outcome = this.outcome(due, attempt);
-    await this.repo.recordAttempt(due, attempt, outcome);
-    webhookDeliveries.inc({ outcome: outcome.kind });
   }
 
   private async send(due: DueDelivery): Promise<AttemptRecord> {

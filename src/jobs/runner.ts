@@ -290,6 +290,25 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Streams whose sync jobs wait in the queue, not yet taken by a worker, of these connections (the dashboard
+   * shows them as queued). Empty before the queue exists.
+   */
+  async queuedStreams(connectionIds: string[]): Promise<Map<string, Set<string>>> {
+    const queued = new Map<string, Set<string>>();
+    if (connectionIds.length === 0) return queued;
+    const rows = await this.database
+      .executeSql(
+        `select data->>'connectionId' as connection_id, data->>'stream' as stream from ${PGBOSS_SCHEMA}.job
+          where name = $1 and state in ('created', 'retry') and data->>'connectionId' = any($2::text[])`,
+        [SYNC_QUEUE, connectionIds],
+      )
+      .then((r) => r.rows as { connection_id: string; stream: string }[])
+      .catch(() => []); // no queue yet (jobs never started in this database)
+    for (const r of rows) queued.set(r.connection_id, (queued.get(r.connection_id) ?? new Set()).add(r.stream));
+    return queued;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.reaper);

@@ -1,4 +1,5 @@
 import { eq, gte, like, lt, sql } from 'drizzle-orm';
+import { deleteSlice, PURGE_SLICE } from './purge';
 import type { Database } from './database';
 import { auditLog } from './schema';
 import { dateKey, keysetPage, parseDateKey, whereAll, type Page, type PageRequest } from './pagination';
@@ -50,8 +51,8 @@ export class AuditRepo {
     });
   }
 
-  async purgeBefore(cutoff: Date): Promise<number> {
-    const rows = await this.db.delete(auditLog).where(lt(auditLog.createdAt, sql`${cutoff.toISOString()}::timestamptz`)).returning({ id: auditLog.id });
-    return rows.length;
+  /** Deletes up to `limit` entries older than `cutoff`; says how many went. */
+  purgeBefore(cutoff: Date, limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, auditLog, [auditLog.id], lt(auditLog.createdAt, sql`${cutoff.toISOString()}::timestamptz`), limit);
   }
 }

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { deleteSlice, PURGE_SLICE } from './purge';
 import type { Database } from './database';
 import { apiKeys, connections, dashboardSessions, linkedUsers, providerCalls, syncStates } from './schema';
 import type { LinkedUserRow } from './control-plane.repo';
@@ -93,8 +94,9 @@ export class DashboardRepo {
     return new Map(rows.map((r) => [r.linkedUserId, r.n]));
   }
 
-  async purgeCallsBefore(cutoff: Date): Promise<void> {
-    await this.db.delete(providerCalls).where(lt(providerCalls.startedAt, cutoff));
+  /** Deletes up to `limit` calls older than `cutoff`; says how many went. */
+  purgeCallsBefore(cutoff: Date, limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, providerCalls, [providerCalls.id], lt(providerCalls.startedAt, cutoff), limit);
   }
 
   async saveSession(idHash: string, session: DashboardSessionRow, expiresAt: Date): Promise<void> {
@@ -118,7 +120,8 @@ export class DashboardRepo {
     await this.db.delete(dashboardSessions).where(eq(dashboardSessions.idHash, idHash));
   }
 
-  async purgeSessionsBefore(cutoff: Date): Promise<void> {
-    await this.db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, cutoff));
+  /** Deletes up to `limit` sessions that expired before `cutoff`; says how many went. */
+  purgeSessionsBefore(cutoff: Date, limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, dashboardSessions, [dashboardSessions.idHash], lt(dashboardSessions.expiresAt, cutoff), limit);
   }
 }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, like, lt, sql } from 'drizzle-orm';
+import { deleteSlice, PURGE_SLICE } from './purge';
 import type { Database } from './database';
 import { events } from './schema';
 import { keysetPage, whereAll, type Page, type PageRequest } from './pagination';
@@ -83,9 +84,8 @@ export class EventsRepo {
       .where(and(eq(events.projectId, projectId), inArray(events.id, ids)));
   }
 
-  /** Events older than `cutoff`, with their deliveries and attempts (cascade). */
-  async purgeBefore(cutoff: Date): Promise<number> {
-    const rows = await this.db.delete(events).where(lt(events.createdAt, cutoff)).returning({ id: events.id });
-    return rows.length;
+  /** Up to `limit` events older than `cutoff`, with their deliveries and attempts (cascade); says how many went. */
+  purgeBefore(cutoff: Date, limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, events, [events.id], lt(events.createdAt, cutoff), limit);
   }
 }

@@ -1,4 +1,5 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { deleteSlice, PURGE_SLICE } from './purge';
 import type { Database } from './database';
 import { idempotencyKeys } from './schema';
 
@@ -77,8 +78,8 @@ export class IdempotencyRepo {
     await this.db.delete(idempotencyKeys).where(and(inScope(scope), eq(idempotencyKeys.state, 'in_progress')));
   }
 
-  async purgeExpired(): Promise<number> {
-    const rows = await this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, sql`now()`)).returning({ key: idempotencyKeys.key });
-    return rows.length;
+  /** Deletes up to `limit` expired keys; says how many went. */
+  purgeExpired(limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, idempotencyKeys, [idempotencyKeys.id], lt(idempotencyKeys.expiresAt, sql`now()`), limit);
   }
 }

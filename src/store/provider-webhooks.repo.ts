@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { deleteSlice, PURGE_SLICE } from './purge';
 import type { Database } from './database';
 import { connections, providerWebhookReceipts, providerWebhooks } from './schema';
 import { storable } from './storable';
@@ -65,9 +66,8 @@ export class ProviderWebhooksRepo {
   }
 
   /** Delivery ids older than the replay windows: their requests are refused for their timestamp anyway. */
-  async purgeReceipts(before: Date): Promise<number> {
-    const gone = await this.db.delete(providerWebhookReceipts).where(lt(providerWebhookReceipts.receivedAt, before)).returning({ id: providerWebhookReceipts.webhookId });
-    return gone.length;
+  purgeReceipts(before: Date, limit = PURGE_SLICE): Promise<number> {
+    return deleteSlice(this.db, providerWebhookReceipts, [providerWebhookReceipts.webhookId, providerWebhookReceipts.deliveryId], lt(providerWebhookReceipts.receivedAt, before), limit);
   }
 
   /** Registered webhooks the provider drops before `before` (renewed by the caller), and registrations waiting for a handshake. */

@@ -269,21 +269,27 @@ export class UnifiedRepo {
 
   /**
    * After a complete id listing: objects of these types it did not list are gone from the provider, except
-   * objects written since the listing started (created meanwhile, or synced after it began). Writes their
-   * `.deleted` record events like any change, and forgets the listed ids.
+   * objects written since the listing started (created meanwhile, or synced after it began). Marks up to
+   * `limit` of them (the caller repeats it until fewer are marked: a slice at a time, issue 32), writes their
+   * `.deleted` record events like any change, and says how many it marked. A marked object is written after
+   * the listing began, so a slice never marks one twice.
    */
-  async markNotListedDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date): Promise<number> {
+  async markNotListedDeleted(connectionId: string, objectTypes: string[], runId: string, runStartedAt: Date, limit: number): Promise<number> {
     const result = await this.db.execute(sql`
-      with changes as (
-        update unified_objects u set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
+      with gone as (
+        select u.id from unified_objects u
         where u.connection_id = ${connectionId} and u.object_type in (${sql.join(objectTypes.map((t) => sql`${t}`), sql`, `)}) and not u.remote_was_deleted
           and u.updated_at < ${runStartedAt.toISOString()}::timestamptz
           and not exists (select 1 from deletion_check_ids d where d.run_id = ${runId} and d.remote_id = u.remote_id)
-        returning id, project_id, connection_id, object_type, remote_id, data, created_at, modified_at, remote_created_at, remote_updated_at, remote_was_deleted, 'deleted'::text as change
+        limit ${limit}
+      ),
+      changes as (
+        update unified_objects u set remote_was_deleted = true, updated_at = date_trunc('milliseconds', now()), modified_at = date_trunc('milliseconds', now())
+        from gone where u.id = gone.id
+        returning u.id, u.project_id, u.connection_id, u.object_type, u.remote_id, u.data, u.created_at, u.modified_at, u.remote_created_at, u.remote_updated_at, u.remote_was_deleted, 'deleted'::text as change
       ),
       ${recordEvents('changes')}
       select count(*)::int as n from changes`);
-    await this.forgetListedIds(connectionId, runId);
     return Number(rowsOf(result)[0]!.n);
   }
 

@@ -147,37 +147,62 @@ export class WebhooksRepo {
 
   /** Records an attempt and what follows from it, in one transaction. */
   async recordAttempt(due: DueDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
-    const { delivery, endpoint } = due;
+    await this.recordAttempts([{ due, attempt, outcome }]);
+  }
+
+  /**
+   * Records a batch of attempts in one transaction: the delivered ones (nearly all of a backlog) in a few
+   * statements for the whole batch, the others one by one. A statement per attempt, for a backlog sent 16 at a
+   * time, left reads queueing behind the sender's writes (issue 32).
+   */
+  async recordAttempts(results: { due: DueDelivery; attempt: AttemptRecord; outcome: AttemptOutcome }[]): Promise<void> {
+    if (results.length === 0) return;
     await this.db.transaction(async (tx) => {
-      await tx.insert(webhookAttempts).values({ deliveryId: delivery.id, ...attempt });
-      const common = { attempts: sql`${webhookDeliveries.attempts} + 1`, lockedUntil: null, lastStatusCode: attempt.statusCode };
+      await tx.insert(webhookAttempts).values(results.map(({ due, attempt }) => ({ deliveryId: due.delivery.id, ...attempt })));
       const now = sql`date_trunc('milliseconds', now())`;
-      if (outcome.kind === 'delivered') {
-        await tx.update(webhookDeliveries).set({ ...common, status: 'delivered', deliveredAt: now }).where(eq(webhookDeliveries.id, delivery.id));
-        // Only when it was failing: concurrent deliveries to one endpoint must not queue on its row lock.
-        await tx.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
-        return;
-      }
-      const update =
-        outcome.kind === 'retry' ? { ...common, nextAttemptAt: outcome.at } : { ...common, status: outcome.kind === 'failed' ? 'failed' : 'cancelled' };
-      await tx.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, delivery.id));
-      await tx
-        .update(webhookEndpoints)
-        .set({ failingSince: sql`now()` })
-        .where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
-      if (outcome.kind === 'disable') {
-        // Deliveries in flight together may each meet the 410: the endpoint is disabled, and announced, once.
-        const disabled = await tx
-          .update(webhookEndpoints)
-          .set({ status: 'disabled', disabledReason: outcome.reason, updatedAt: now })
-          .where(and(eq(webhookEndpoints.id, endpoint.id), ne(webhookEndpoints.status, 'disabled')))
-          .returning({ id: webhookEndpoints.id });
+      const delivered = results.filter((r) => r.outcome.kind === 'delivered');
+      const byStatus = new Map<number | null, string[]>();
+      for (const r of delivered) byStatus.set(r.attempt.statusCode, [...(byStatus.get(r.attempt.statusCode) ?? []), r.due.delivery.id]);
+      for (const [statusCode, ids] of byStatus) {
         await tx
           .update(webhookDeliveries)
-          .set({ status: 'cancelled', lockedUntil: null })
-          .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'pending')));
-        if (disabled.length > 0) await insertEvents(tx as unknown as Database, [outcome.event]);
+          .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, lockedUntil: null, lastStatusCode: statusCode, status: 'delivered', deliveredAt: now })
+          .where(inArray(webhookDeliveries.id, ids));
+      }
+      if (delivered.length > 0) {
+        // Only when it was failing: concurrent deliveries to one endpoint must not queue on its row lock.
+        const endpointIds = [...new Set(delivered.map((r) => r.due.endpoint.id))];
+        await tx.update(webhookEndpoints).set({ failingSince: null }).where(and(inArray(webhookEndpoints.id, endpointIds), isNotNull(webhookEndpoints.failingSince)));
+      }
+      for (const { due, attempt, outcome } of results) {
+        if (outcome.kind !== 'delivered') await recordFailure(tx as unknown as Database, due, attempt, outcome);
       }
     });
+  }
+}
+
+/** What follows from an attempt that did not deliver: a retry, a failure, or the endpoint disabled. */
+async function recordFailure(tx: Database, due: DueDelivery, attempt: AttemptRecord, outcome: Exclude<AttemptOutcome, { kind: 'delivered' }>): Promise<void> {
+  const { delivery, endpoint } = due;
+  const common = { attempts: sql`${webhookDeliveries.attempts} + 1`, lockedUntil: null, lastStatusCode: attempt.statusCode };
+  const now = sql`date_trunc('milliseconds', now())`;
+  const update = outcome.kind === 'retry' ? { ...common, nextAttemptAt: outcome.at } : { ...common, status: outcome.kind === 'failed' ? 'failed' : 'cancelled' };
+  await tx.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, delivery.id));
+  await tx
+    .update(webhookEndpoints)
+    .set({ failingSince: sql`now()` })
+    .where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
+  if (outcome.kind === 'disable') {
+    // Deliveries in flight together may each meet the 410: the endpoint is disabled, and announced, once.
+    const disabled = await tx
+      .update(webhookEndpoints)
+      .set({ status: 'disabled', disabledReason: outcome.reason, updatedAt: now })
+      .where(and(eq(webhookEndpoints.id, endpoint.id), ne(webhookEndpoints.status, 'disabled')))
+      .returning({ id: webhookEndpoints.id });
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'cancelled', lockedUntil: null })
+      .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'pending')));
+    if (disabled.length > 0) await insertEvents(tx, [outcome.event]);
   }
 }

@@ -218,4 +218,20 @@ describe('the audit log', () => {
     const left = (await server.sql('select id from audit_log where id = any($1::uuid[])', [ids])).map((r) => r.id);
     expect(left).toEqual([ids[1]]);
   });
+
+  it('forgets a large backlog in slices of 1,000, each its own statement (issue 32: requests wait behind one slice at most)', async () => {
+    await server.sql(
+      `insert into audit_log (project_id, actor_type, action, created_at) select $1, 'system', 'bench.old', now() - interval '100 days' from generate_series(1, 2500)`,
+      [server.tenant.projectId],
+    );
+    const deletes: string[] = [];
+    const stop = server.omniport.database.observeQueries((q) => q.startsWith('delete from "audit_log"') && deletes.push(q));
+    try {
+      expect(await server.omniport.services.audit.purgeExpired()).toBe(2500);
+    } finally {
+      stop();
+    }
+    expect(deletes).toHaveLength(3);
+    expect(await server.sql(`select 1 from audit_log where action = 'bench.old'`)).toEqual([]);
+  });
 });

@@ -8,6 +8,10 @@ import { startTestServer, type Tenant, type TestServer } from '../support/harnes
 import { startZendeskSimulator, type ZendeskSimulator } from '../simulators/zendesk';
 import { connectZendesk } from '../support/connect-simulators';
 import { syncAndWait } from '../support/sync-wait';
+import { generatedTicket, inMemoryTicketsProvider } from '../support/in-memory-tickets';
+import { ProviderRegistry, defaultProviders } from '../../src/providers/registry';
+import { AppError } from '../../src/core/errors';
+import type { ProviderAdapter } from '../../src/providers/types';
 
 /**
  * The operator dashboard in a real browser (Debian's Chromium through playwright-core) against the real
@@ -22,6 +26,42 @@ if (!hasChromium) {
 }
 const artifacts = path.resolve(import.meta.dirname, '../../test-artifacts/dashboard');
 
+/**
+ * A provider whose ticket stream saves a page of 250 and then waits for the test to let each next page through
+ * (so the dashboard is seen while the count rises), and whose user stream always fails.
+ */
+function gatedProvider() {
+  let allowed = 1;
+  let wake = () => {};
+  const base = inMemoryTicketsProvider({ name: 'gated', tickets: 0, pageSize: 250 });
+  const adapter: ProviderAdapter = {
+    ...base,
+    manifest: { ...base.manifest, capabilities: { 'ticketing.ticket': ['list', 'get', 'sync'], 'ticketing.user': ['list', 'sync'] } },
+    syncers: [
+      {
+        ...base.syncers[0]!,
+        async *run() {
+          for (let p = 0; p < 3; p++) {
+            while (p >= allowed) await new Promise<void>((resolve) => (wake = resolve));
+            yield { records: Array.from({ length: 250 }, (_, j) => generatedTicket(p * 250 + j + 1)), resume: p < 2 ? String(p + 1) : null };
+          }
+        },
+      },
+      {
+        key: 'ticketing.user',
+        objectTypes: ['ticketing.user'],
+        incremental: false,
+        reportsDeletions: false,
+        // eslint-disable-next-line require-yield
+        async *run() {
+          throw new AppError('provider_error', 'Gated answered 500 to the users list');
+        },
+      },
+    ],
+  };
+  return { adapter, nextPage: () => (allowed++, wake()) };
+}
+
 describe.skipIf(!hasChromium)('operator dashboard in Chromium', () => {
   let server: TestServer;
   let zendesk: ZendeskSimulator;
@@ -29,6 +69,7 @@ describe.skipIf(!hasChromium)('operator dashboard in Chromium', () => {
   let browser: Browser;
   let other: Tenant;
   let connectionId: string;
+  const gated = gatedProvider();
 
   beforeAll(async () => {
     fs.mkdirSync(artifacts, { recursive: true });
@@ -38,7 +79,7 @@ describe.skipIf(!hasChromium)('operator dashboard in Chromium', () => {
     // A webhook receiver that takes every delivery.
     receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    server = await startTestServer();
+    server = await startTestServer({ providers: new ProviderRegistry([...defaultProviders(), gated.adapter]) });
     const hook = await server.call('POST', '/webhooks', {
       body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/omniport`, events: ['*'], description: 'Acme backend' },
     });
@@ -273,6 +314,40 @@ describe.skipIf(!hasChromium)('operator dashboard in Chromium', () => {
       await shot(session.page, '16-revoked-key-signed-out.png');
     } finally {
       await session.context.close();
+    }
+  });
+
+  it('shows a failed stream as failed, and a running stream with its count rising as the page refreshes itself', async () => {
+    const made = await server.call('POST', '/connections', {
+      body: { provider: 'gated', linked_user_origin_id: 'gated-customer', credentials: { api_token: 'x' }, base_url: 'http://127.0.0.1:9' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { context, page, errors } = await signedIn(server.tenant.apiKey);
+    try {
+      // The first sync runs in the background from the connection's creation; the page is not reloaded below.
+      await page.goto(`${server.url}/dashboard/connections/${made.body.data.id_connection}`);
+      const streams = page.getByRole('table', { name: 'Sync streams' });
+      const tickets = streams.getByRole('row').filter({ hasText: 'ticketing.ticket' });
+      const users = streams.getByRole('row').filter({ hasText: 'ticketing.user' });
+      await tickets.filter({ hasText: '250' }).locator('.badge.busy').waitFor({ timeout: 60_000 });
+      await users.locator('.badge.bad').filter({ hasText: 'failed' }).waitFor({ timeout: 60_000 });
+      expect(await users.textContent()).toContain('Gated answered 500 to the users list');
+      expect(await page.locator('#sync-progress-text').textContent()).toMatch(/^Syncing: 0 of 2 streams done, 1 failed$/);
+      await shot(page, '17-running-stream-and-failed-stream.png');
+      // The next page is let through: htmx's refresh shows the count rising, with no reload.
+      gated.nextPage();
+      await tickets.filter({ hasText: '500' }).waitFor({ timeout: 60_000 });
+      gated.nextPage();
+      await page.locator('#sync-progress-text').filter({ hasText: /^1 of 2 streams synced, 1 failed$/ }).waitFor({ timeout: 60_000 });
+      expect(await tickets.textContent()).toContain('750');
+      expect(await users.locator('.badge.bad').textContent()).toBe('failed');
+      await shot(page, '18-synced-with-a-failed-stream.png');
+      // The connections list does not call it synced either.
+      await page.goto(`${server.url}/dashboard/connections`);
+      expect(await page.getByRole('row').filter({ hasText: 'gated-customer' }).textContent()).toContain('1 stream failed');
+      expect(errors, errors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -27,3 +27,10 @@ it('shows a running stream with its count and keeps refreshing', () => {
   expect(html).toContain('12,500');
   expect(html).toContain('hx-trigger="every 2s"');
 });
+
+it('shows queued streams as queued, busy, and keeps refreshing for them', () => {
+  const html = String(syncSection({ connectionId: 'x', streams: [stream('a', 'queued', null), stream('b', 'idle', new Date())], csrf: 't', canSync: true }));
+  expect(html).toContain('badge busy">queued');
+  expect(progressText(html)).toBe('Syncing: 1 of 2 streams done');
+  expect(html).toContain('hx-trigger="every 2s"');
+});

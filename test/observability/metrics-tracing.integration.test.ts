@@ -93,6 +93,9 @@ describe('GET /metrics', () => {
     expect(Number(series('omniport_webhook_delivery_attempts_total', 'outcome="delivered"'))).toBeGreaterThan(0);
     expect(text).toMatch(/^# TYPE omniport_queue_jobs gauge$/m);
     expect(text).toMatch(/^omniport_process_resident_memory_bytes \d+/m);
+    // The event loop's delay (issue 32: a blocked loop delays every request of the process).
+    expect(text).toMatch(/^omniport_nodejs_eventloop_lag_p99_seconds \d/m);
+    expect(text).toMatch(/^omniport_nodejs_eventloop_lag_max_seconds \d/m);
   });
 
   it('is refused through a proxy without OMNIPORT_METRICS_TOKEN', async () => {

@@ -93,6 +93,11 @@ export interface ZendeskSimulatorOptions {
    * once; set 60 to mimic.
    */
   incrementalExportLagSeconds?: number;
+  /**
+   * Export pages of this many records whatever `per_page` asks (Zendesk: at most 1000). Larger models a
+   * provider that answers one huge page (issue 32: 60,000 tickets in one page).
+   */
+  exportPageSize?: number;
   /** Account rate limit (default 700/min). With `enforce`, requests beyond it get 429 + Retry-After. */
   rateLimit?: {
     perMinute?: number;
@@ -273,6 +278,7 @@ export async function startZendeskSimulator(opts: ZendeskSimulatorOptions = {}):
       baseUrl: () => baseUrl,
       jobDelayMs: opts.jobDelayMs ?? 25,
       incrementalLagSeconds: opts.incrementalExportLagSeconds ?? 0,
+      exportPageSize: opts.exportPageSize,
       schedule,
     }),
     ...webhooks.routes(),

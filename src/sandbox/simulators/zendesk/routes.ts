@@ -43,6 +43,8 @@ export interface RouteEnv {
   baseUrl: () => string;
   jobDelayMs: number;
   incrementalLagSeconds: number;
+  /** Export pages of this size whatever per_page says (tests of huge pages). */
+  exportPageSize?: number;
   schedule: (fn: () => void, ms: number) => void;
 }
 
@@ -196,6 +198,7 @@ export function createRoutes(env: RouteEnv): Route[] {
   };
 
   const perPageOf = (query: Query): number => {
+    if (env.exportPageSize) return env.exportPageSize;
     const raw = q1(query, 'per_page');
     if (raw === undefined) return 1000;
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new HttpError(400, { error: 'InvalidValue', description: 'per_page must be a positive integer' });
