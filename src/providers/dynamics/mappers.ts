@@ -4,12 +4,12 @@
  * appointment: MEETING). Mapping tables: docs/providers/dynamics.md.
  */
 import { AppError } from '../../core/errors';
-import type { Address, AddressFields, Email, EmailFields, Phone, PhoneFields } from '../../core/unified/crm';
+import type { Address, Email, EmailFields, Phone } from '../../core/unified/crm';
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { FORMATTED, LOOKUP_TABLE, guid, required, toDate, toIso, unsupported, type OptionValue, type Row } from './api';
-import { has, nonEmpty } from '../kit';
+import { has, nonEmpty, readAddresses, readPhones, writeAddresses, writePhones, type AddressSlots } from '../kit';
 
 /** A table: its entity set (the URL segment), its primary key, and the columns read. */
 export interface Table {
@@ -83,8 +83,12 @@ const EMAIL_SLOTS = ['emailaddress1', 'emailaddress2', 'emailaddress3'];
 const EMAIL_TYPES = ['WORK', 'PERSONAL', 'OTHER'];
 const CONTACT_PHONES: Record<string, string> = { WORK: 'telephone1', HOME: 'telephone2', OTHER: 'telephone3', MOBILE: 'mobilephone', FAX: 'fax' };
 const ACCOUNT_PHONES: Record<string, string> = { WORK: 'telephone1', OTHER: 'telephone2', FAX: 'fax' };
-const CONTACT_ADDRESSES: Record<string, number> = { WORK: 1, OTHER: 2 };
-const ACCOUNT_ADDRESSES: Record<string, number> = { BILLING: 1, SHIPPING: 2 };
+/** The composite address `n` (address1_…, address2_…): two street lines. */
+const addressSlot = (n: number) => ({
+  street1: `address${n}_line1`, street2: `address${n}_line2`, city: `address${n}_city`, state: `address${n}_stateorprovince`, postalCode: `address${n}_postalcode`, country: `address${n}_country`,
+});
+const CONTACT_ADDRESSES: AddressSlots = { WORK: addressSlot(1), OTHER: addressSlot(2) };
+const ACCOUNT_ADDRESSES: AddressSlots = { BILLING: addressSlot(1), SHIPPING: addressSlot(2) };
 
 function readEmails(r: Row, owner: string): EmailFields[] {
   return EMAIL_SLOTS.map((f, i) => [r[f], EMAIL_TYPES[i]!] as const)
@@ -96,64 +100,6 @@ function readEmails(r: Row, owner: string): EmailFields[] {
 function writeEmails(list: Email[]): Record<string, unknown> {
   if (list.length > 3) throw unsupported('email_addresses', 'a Dynamics record has at most three email addresses (emailaddress1–3)', { max: 3 });
   return Object.fromEntries(EMAIL_SLOTS.map((f, i) => [f, list[i]?.email_address ?? null]));
-}
-
-function readPhones(r: Row, map: Record<string, string>, owner: string): PhoneFields[] {
-  return Object.entries(map)
-    .filter(([, f]) => nonEmpty(r[f]))
-    .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
-}
-
-function writePhones(list: Phone[], map: Record<string, string>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = Object.fromEntries(Object.values(map).map((f) => [f, null]));
-  const seen = new Set<string>();
-  list.forEach((p, i) => {
-    const type = p.phone_type ?? 'WORK';
-    const field = map[type];
-    if (!field) throw unsupported(`phone_numbers[${i}].phone_type`, `Dynamics ${what} have no ${type} phone`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`phone_numbers[${i}].phone_type`, `Dynamics ${what} have one ${type} phone number`);
-    seen.add(type);
-    body[field] = p.phone_number;
-  });
-  return body;
-}
-
-function readAddresses(r: Row, map: Record<string, number>, owner: string): AddressFields[] {
-  return Object.entries(map)
-    .map(([type, n]) => ({
-      street_1: nonEmpty(r[`address${n}_line1`]),
-      street_2: nonEmpty(r[`address${n}_line2`]),
-      city: nonEmpty(r[`address${n}_city`]),
-      state: nonEmpty(r[`address${n}_stateorprovince`]),
-      postal_code: nonEmpty(r[`address${n}_postalcode`]),
-      country: nonEmpty(r[`address${n}_country`]),
-      address_type: type,
-      owner_type: owner,
-    }))
-    .filter((a) => [a.street_1, a.street_2, a.city, a.state, a.postal_code, a.country].some((v) => v !== null));
-}
-
-function writeAddresses(list: Address[], map: Record<string, number>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const n of Object.values(map)) for (const f of address(n)) body[f] = null;
-  const seen = new Set<string>();
-  const dflt = Object.keys(map)[0]!;
-  list.forEach((a, i) => {
-    const type = a.address_type ?? dflt;
-    const n = map[type];
-    if (!n) throw unsupported(`addresses[${i}].address_type`, `Dynamics ${what} have no ${type} address`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`addresses[${i}].address_type`, `Dynamics ${what} have one ${type} address`);
-    seen.add(type);
-    Object.assign(body, {
-      [`address${n}_line1`]: a.street_1 ?? null,
-      [`address${n}_line2`]: a.street_2 ?? null,
-      [`address${n}_city`]: a.city ?? null,
-      [`address${n}_stateorprovince`]: a.state ?? null,
-      [`address${n}_postalcode`]: a.postal_code ?? null,
-      [`address${n}_country`]: a.country ?? null,
-    });
-  });
-  return body;
 }
 
 const ownerBind = (input: CrmWrite, body: Record<string, unknown>) => {
@@ -182,8 +128,8 @@ export function desunifyContact(input: CrmWrite): Record<string, unknown> {
   if (has(input, 'first_name')) body.firstname = input.first_name;
   if (has(input, 'last_name')) body.lastname = input.last_name;
   if (has(input, 'email_addresses')) Object.assign(body, writeEmails(input.email_addresses as Email[]));
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'contacts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'contacts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'Dynamics contacts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'Dynamics contacts', unsupported));
   ownerBind(input, body);
   if (has(input, 'company_id')) body['parentcustomerid_account@odata.bind'] = input.company_id === null ? null : bind('accounts', guid(input.company_id, 'company_id'));
   return body;
@@ -217,8 +163,8 @@ export function desunifyAccount(input: CrmWrite, industries: OptionValue[] | nul
   }
   if (has(input, 'number_of_employees')) body.numberofemployees = input.number_of_employees;
   if (has(input, 'email_addresses')) Object.assign(body, writeEmails(input.email_addresses as Email[]));
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'accounts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'accounts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'Dynamics accounts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'Dynamics accounts', unsupported));
   ownerBind(input, body);
   return body;
 }

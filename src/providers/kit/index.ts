@@ -9,3 +9,4 @@ export { isNotFound, numericIdOf, unsupportedBy } from './errors';
 export { decodeEntities, escapeHtml, htmlToParagraphs, htmlToText, paragraphsToHtml, parseHtml, textToHtml, type HtmlChild, type HtmlElement } from './html';
 export { hasNextLink, nextLink } from './link-header';
 export { asRecord, has, nonEmpty, trimmed } from './values';
+export { readAddresses, readPhones, writeAddresses, writePhones, type AddressSlot, type AddressSlots, type PhoneSlots } from './crm-slots';

@@ -4,13 +4,13 @@
  * and emails). Mapping tables: docs/providers/salesforce.md.
  */
 import { AppError } from '../../core/errors';
-import type { Address, AddressFields, Email, EmailFields, Phone, PhoneFields } from '../../core/unified/crm';
+import type { Address, Email, EmailFields, Phone } from '../../core/unified/crm';
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { isOf, required, sfId, toDate, toIso, unsupported, type SfRecord } from './api';
 import { NOTE_DOCUMENT_FIELDS } from './content-notes';
-import { has, nonEmpty } from '../kit';
+import { has, nonEmpty, readAddresses, readPhones, writeAddresses, writePhones, type AddressSlots } from '../kit';
 
 const stamps = (r: SfRecord) => ({ remoteCreatedAt: toDate(r.CreatedDate), remoteUpdatedAt: toDate(r.LastModifiedDate ?? r.SystemModstamp) });
 const base = (objectType: string, r: SfRecord, data: Record<string, unknown>): UnifiedRecord => ({
@@ -40,65 +40,10 @@ export const FIELDS = {
 /** Unified phone type ↔ the record's phone field. */
 const CONTACT_PHONES: Record<string, string> = { WORK: 'Phone', MOBILE: 'MobilePhone', HOME: 'HomePhone', OTHER: 'OtherPhone', FAX: 'Fax' };
 const ACCOUNT_PHONES: Record<string, string> = { WORK: 'Phone', FAX: 'Fax' };
-/** Unified address type ↔ the record's address field prefix. */
-const CONTACT_ADDRESSES: Record<string, string> = { WORK: 'Mailing', OTHER: 'Other' };
-const ACCOUNT_ADDRESSES: Record<string, string> = { BILLING: 'Billing', SHIPPING: 'Shipping' };
-
-function readPhones(r: SfRecord, map: Record<string, string>, owner: string): PhoneFields[] {
-  return Object.entries(map)
-    .filter(([, f]) => nonEmpty(r[f]))
-    .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
-}
-
-function writePhones(list: Phone[], map: Record<string, string>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = Object.fromEntries(Object.values(map).map((f) => [f, null]));
-  const seen = new Set<string>();
-  list.forEach((p, i) => {
-    const type = p.phone_type ?? 'WORK';
-    const field = map[type];
-    if (!field) throw unsupported(`phone_numbers[${i}].phone_type`, `Salesforce ${what} have no ${type} phone`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`phone_numbers[${i}].phone_type`, `Salesforce ${what} have one ${type} phone number`);
-    seen.add(type);
-    body[field] = p.phone_number;
-  });
-  return body;
-}
-
-function readAddresses(r: SfRecord, map: Record<string, string>, owner: string): AddressFields[] {
-  return Object.entries(map)
-    .map(([type, p]) => ({
-      street_1: nonEmpty(r[`${p}Street`]),
-      street_2: null,
-      city: nonEmpty(r[`${p}City`]),
-      state: nonEmpty(r[`${p}State`]),
-      postal_code: nonEmpty(r[`${p}PostalCode`]),
-      country: nonEmpty(r[`${p}Country`]),
-      address_type: type,
-      owner_type: owner,
-    }))
-    .filter((a) => [a.street_1, a.city, a.state, a.postal_code, a.country].some((v) => v !== null));
-}
-
-function writeAddresses(list: Address[], map: Record<string, string>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const p of Object.values(map)) for (const part of ['Street', 'City', 'State', 'PostalCode', 'Country']) body[`${p}${part}`] = null;
-  const seen = new Set<string>();
-  const dflt = Object.keys(map)[0]!;
-  list.forEach((a, i) => {
-    const type = a.address_type ?? dflt;
-    const p = map[type];
-    if (!p) throw unsupported(`addresses[${i}].address_type`, `Salesforce ${what} have no ${type} address`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`addresses[${i}].address_type`, `Salesforce ${what} have one ${type} address`);
-    seen.add(type);
-    // One street field: the two street lines are kept on two lines of it.
-    body[`${p}Street`] = [a.street_1, a.street_2].filter((s) => s).join('\n') || null;
-    body[`${p}City`] = a.city ?? null;
-    body[`${p}State`] = a.state ?? null;
-    body[`${p}PostalCode`] = a.postal_code ?? null;
-    body[`${p}Country`] = a.country ?? null;
-  });
-  return body;
-}
+/** A compound address field (`MailingAddress`) by its parts: one street field. */
+const address = (p: string) => ({ street1: `${p}Street`, city: `${p}City`, state: `${p}State`, postalCode: `${p}PostalCode`, country: `${p}Country` });
+const CONTACT_ADDRESSES: AddressSlots = { WORK: address('Mailing'), OTHER: address('Other') };
+const ACCOUNT_ADDRESSES: AddressSlots = { BILLING: address('Billing'), SHIPPING: address('Shipping') };
 
 // ---------------------------------------------------------------- contacts
 
@@ -125,8 +70,8 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
     if (list.length > 1) throw unsupported('email_addresses', 'a Salesforce contact has one email address', { max: 1 });
     body.Email = list[0]?.email_address ?? null;
   }
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'contacts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'contacts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'Salesforce contacts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'Salesforce contacts', unsupported));
   if (has(input, 'user_id')) body.OwnerId = sfId(input.user_id, 'user_id');
   if (has(input, 'company_id')) body.AccountId = input.company_id === null ? null : sfId(input.company_id, 'company_id');
   return body;
@@ -156,8 +101,8 @@ export function desunifyAccount(input: CrmWrite, create: boolean): Record<string
   if (has(input, 'email_addresses') && (input.email_addresses as unknown[]).length > 0) {
     throw unsupported('email_addresses', 'Salesforce accounts have no email addresses (their contacts have)');
   }
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'accounts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'accounts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'Salesforce accounts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'Salesforce accounts', unsupported));
   if (has(input, 'user_id')) body.OwnerId = sfId(input.user_id, 'user_id');
   return body;
 }

@@ -4,12 +4,12 @@
  * tables: docs/providers/zoho.md.
  */
 import { AppError } from '../../core/errors';
-import type { Address, AddressFields, Email, EmailFields, Phone, PhoneFields } from '../../core/unified/crm';
+import type { Address, Email, EmailFields, Phone } from '../../core/unified/crm';
 import type { IdOf } from '../../core/unified/ids';
 import type { CrmWrite, UnifiedRecord } from '../types';
 import { decimalToNumber, numberToDecimal } from '../decimals';
 import { required, toDate, toIso, unsupported, zohoDateTime, zohoId, type ZRecord } from './api';
-import { has, nonEmpty } from '../kit';
+import { has, nonEmpty, readAddresses, readPhones, writeAddresses, writePhones, type AddressSlots } from '../kit';
 
 /** The id of a lookup (`{id, name}`), or of a plain id. */
 export const lookupId = (v: unknown): string | null =>
@@ -36,67 +36,11 @@ export type Module = keyof typeof FIELDS;
 
 const CONTACT_PHONES: Record<string, string> = { WORK: 'Phone', MOBILE: 'Mobile', HOME: 'Home_Phone', OTHER: 'Other_Phone', FAX: 'Fax' };
 const ACCOUNT_PHONES: Record<string, string> = { WORK: 'Phone', FAX: 'Fax' };
-/** Unified address type ↔ field prefix and the name of its postal code field. */
-const CONTACT_ADDRESSES: Record<string, [string, string]> = { WORK: ['Mailing', 'Zip'], OTHER: ['Other', 'Zip'] };
-const ACCOUNT_ADDRESSES: Record<string, [string, string]> = { BILLING: ['Billing', 'Code'], SHIPPING: ['Shipping', 'Code'] };
+/** An address by its field prefix and the name of its postal code field (`Mailing_Zip`, `Billing_Code`): one street field. */
+const address = (p: string, zip: string) => ({ street1: `${p}_Street`, city: `${p}_City`, state: `${p}_State`, postalCode: `${p}_${zip}`, country: `${p}_Country` });
+const CONTACT_ADDRESSES: AddressSlots = { WORK: address('Mailing', 'Zip'), OTHER: address('Other', 'Zip') };
+const ACCOUNT_ADDRESSES: AddressSlots = { BILLING: address('Billing', 'Code'), SHIPPING: address('Shipping', 'Code') };
 const EMAILS = ['Email', 'Secondary_Email'];
-
-function readPhones(r: ZRecord, map: Record<string, string>, owner: string): PhoneFields[] {
-  return Object.entries(map)
-    .filter(([, f]) => nonEmpty(r[f]))
-    .map(([type, f]) => ({ phone_number: r[f] as string, phone_type: type, owner_type: owner }));
-}
-
-function writePhones(list: Phone[], map: Record<string, string>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = Object.fromEntries(Object.values(map).map((f) => [f, null]));
-  const seen = new Set<string>();
-  list.forEach((p, i) => {
-    const type = p.phone_type ?? 'WORK';
-    const field = map[type];
-    if (!field) throw unsupported(`phone_numbers[${i}].phone_type`, `Zoho CRM ${what} have no ${type} phone`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`phone_numbers[${i}].phone_type`, `Zoho CRM ${what} have one ${type} phone number`);
-    seen.add(type);
-    body[field] = p.phone_number;
-  });
-  return body;
-}
-
-function readAddresses(r: ZRecord, map: Record<string, [string, string]>, owner: string): AddressFields[] {
-  return Object.entries(map)
-    .map(([type, [p, zip]]) => ({
-      street_1: nonEmpty(r[`${p}_Street`]),
-      street_2: null,
-      city: nonEmpty(r[`${p}_City`]),
-      state: nonEmpty(r[`${p}_State`]),
-      postal_code: nonEmpty(r[`${p}_${zip}`]),
-      country: nonEmpty(r[`${p}_Country`]),
-      address_type: type,
-      owner_type: owner,
-    }))
-    .filter((a) => [a.street_1, a.city, a.state, a.postal_code, a.country].some((v) => v !== null));
-}
-
-function writeAddresses(list: Address[], map: Record<string, [string, string]>, what: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [p, zip] of Object.values(map)) for (const part of ['Street', 'City', 'State', zip, 'Country']) body[`${p}_${part}`] = null;
-  const seen = new Set<string>();
-  const dflt = Object.keys(map)[0]!;
-  list.forEach((a, i) => {
-    const type = a.address_type ?? dflt;
-    const m = map[type];
-    if (!m) throw unsupported(`addresses[${i}].address_type`, `Zoho CRM ${what} have no ${type} address`, { allowed: Object.keys(map) });
-    if (seen.has(type)) throw unsupported(`addresses[${i}].address_type`, `Zoho CRM ${what} have one ${type} address`);
-    seen.add(type);
-    const [p, zip] = m;
-    // One street field: the two street lines are kept on two lines of it.
-    body[`${p}_Street`] = [a.street_1, a.street_2].filter((s) => s).join('\n') || null;
-    body[`${p}_City`] = a.city ?? null;
-    body[`${p}_State`] = a.state ?? null;
-    body[`${p}_${zip}`] = a.postal_code ?? null;
-    body[`${p}_Country`] = a.country ?? null;
-  });
-  return body;
-}
 
 // ---------------------------------------------------------------- contacts
 
@@ -128,8 +72,8 @@ export function desunifyContact(input: CrmWrite, create: boolean): Record<string
     body.Email = list[0]?.email_address ?? null;
     body.Secondary_Email = list[1]?.email_address ?? null;
   }
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'contacts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'contacts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], CONTACT_PHONES, 'Zoho CRM contacts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], CONTACT_ADDRESSES, 'Zoho CRM contacts', unsupported));
   if (has(input, 'user_id')) body.Owner = ref('user_id', input.user_id);
   if (has(input, 'company_id')) body.Account_Name = ref('company_id', input.company_id);
   return body;
@@ -158,8 +102,8 @@ export function desunifyAccount(input: CrmWrite, create: boolean): Record<string
   if (has(input, 'email_addresses') && (input.email_addresses as unknown[]).length > 0) {
     throw unsupported('email_addresses', 'Zoho CRM accounts have no email addresses (their contacts have)');
   }
-  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'accounts'));
-  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'accounts'));
+  if (has(input, 'phone_numbers')) Object.assign(body, writePhones(input.phone_numbers as Phone[], ACCOUNT_PHONES, 'Zoho CRM accounts', unsupported));
+  if (has(input, 'addresses')) Object.assign(body, writeAddresses(input.addresses as Address[], ACCOUNT_ADDRESSES, 'Zoho CRM accounts', unsupported));
   if (has(input, 'user_id')) body.Owner = ref('user_id', input.user_id);
   return body;
 }
