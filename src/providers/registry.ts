@@ -1,28 +1,8 @@
 import type { ProviderManifest } from './manifest';
 import type { ProviderAdapter } from './types';
-import { asanaAdapter } from './asana';
-import { attioAdapter } from './attio';
-import { clickupAdapter } from './clickup';
-import { dynamicsAdapter } from './dynamics';
-import { closeAdapter } from './close';
-import { freshdeskAdapter } from './freshdesk';
-import { frontAdapter } from './front';
-import { githubAdapter } from './github';
-import { gorgiasAdapter } from './gorgias';
-import { helpscoutAdapter } from './helpscout';
-import { gitlabAdapter } from './gitlab';
-import { hubspotAdapter } from './hubspot';
-import { intercomAdapter } from './intercom';
-import { jiraAdapter } from './jira';
-import { linearAdapter } from './linear';
-import { pipedriveAdapter } from './pipedrive';
-import { salesforceAdapter } from './salesforce';
-import { servicenowAdapter } from './servicenow';
-import { zohoAdapter } from './zoho';
-import { zendeskSellAdapter } from './zendesk-sell';
-import { zendeskAdapter } from './zendesk';
+import { generatedProviders } from './registry.generated';
 
-/** Every provider Omniport can connect to. Each provider issue adds its adapter to `defaultProviders`. */
+/** Every provider Omniport can connect to: a provider folder is listed by `npm run providers:generate`. */
 export class ProviderRegistry {
   private readonly byName = new Map<string, ProviderAdapter>();
 
@@ -47,6 +27,7 @@ export class ProviderRegistry {
   }
 }
 
+/** The adapters of every provider folder (src/providers/registry.generated.ts), sorted by name. */
 export function defaultProviders(): ProviderAdapter[] {
-  return [zendeskAdapter, jiraAdapter, githubAdapter, gitlabAdapter, frontAdapter, linearAdapter, gorgiasAdapter, freshdeskAdapter, intercomAdapter, asanaAdapter, clickupAdapter, servicenowAdapter, helpscoutAdapter, hubspotAdapter, pipedriveAdapter, closeAdapter, salesforceAdapter, attioAdapter, dynamicsAdapter, zohoAdapter, zendeskSellAdapter];
+  return [...generatedProviders];
 }
