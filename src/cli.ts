@@ -513,6 +513,23 @@ program
   });
 
 program
+  .command('mcp')
+  .description('MCP over stdio for a local AI agent (Claude Desktop, IDEs), relayed to the running server; the API key in OMNIPORT_API_KEY')
+  .option('--connection <id-or-token>', 'the connection the agent acts on (its id or its connection token); without it every tool takes a connection argument')
+  .option('--url <url>', 'the running Omniport (default: OMNIPORT_URL, or http://127.0.0.1:PORT)')
+  .option('--read-only', 'read tools only')
+  .option('--tools <names>', 'only these tools (comma-separated names)')
+  .option('--passthrough', 'also the passthrough tool (off by default)')
+  .action(async (opts: { connection?: string; url?: string; readOnly?: boolean; tools?: string; passthrough?: boolean }) => {
+    // Never a flag: a key on the command line is visible to every user of the machine (ps).
+    const apiKey = process.env.OMNIPORT_API_KEY;
+    if (!apiKey) throw new AppError('unauthorized', 'set OMNIPORT_API_KEY to the API key the agent acts with');
+    const url = opts.url ?? process.env.OMNIPORT_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+    const { runStdioBridge } = await import('./mcp/stdio');
+    await runStdioBridge({ url, apiKey, connection: opts.connection, readOnly: opts.readOnly, tools: opts.tools, passthrough: opts.passthrough });
+  });
+
+program
   .command('doctor')
   .description('Check the database, its migrations, the secret key and the public URL')
   .option('--json', 'print JSON')
