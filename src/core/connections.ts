@@ -204,8 +204,9 @@ export class ConnectionService {
 
   /** A connection of the caller's project by id (an MCP session opened with a connection id); else 401 like a token. */
   async resolveId(ctx: AccessContext, id: string): Promise<ConnectionRow> {
-    const row = isUuid(id) ? await this.repo.findConnection(ctx.projectId, id) : undefined;
-    if (!row) throw new AppError('invalid_connection_token', 'unknown connection');
+    const row = isUuid(id) ? await this.cache.connection(id, () => this.repo.findConnection(ctx.projectId, id)) : undefined;
+    // Cached rows are shared by every project: another project's connection is unknown here.
+    if (!row || row.projectId !== ctx.projectId) throw new AppError('invalid_connection_token', 'unknown connection');
     return row;
   }
 

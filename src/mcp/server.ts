@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -170,7 +171,7 @@ export class OmniportMcp {
       const error = err instanceof AppError ? err : new AppError('internal_error', 'the tool call failed');
       if (!(err instanceof AppError)) this.app.log.error({ err, tool: name }, 'an MCP tool call failed');
       await this.audit(name, caller, connectionId, { status: error.status, code: error.code });
-      return errorResult({ statusCode: error.status, error: error.code, message: error.message, details: { ...error.details, code: error.code, request_id: caller.requestId } }, error.code);
+      return errorResult({ statusCode: error.status, error: STATUS_CODES[error.status] ?? 'Error', message: error.message, details: { ...error.details, code: error.code, request_id: caller.requestId } }, error.code);
     }
   }
 
