@@ -44,7 +44,11 @@ const ops: { label: string; rest: () => Promise<unknown>; tool: () => Promise<un
 
 console.log(`MCP overhead on ${bench.database}, ${n} calls per operation and interface (interleaved)`);
 for (const op of ops) {
-  for (let i = 0; i < 10; i++) await op.rest(), await op.tool(); // warm-up
+  // Warm-up.
+  for (let i = 0; i < 10; i++) {
+    await op.rest();
+    await op.tool();
+  }
   const rest: number[] = [];
   const tool: number[] = [];
   for (let i = 0; i < n; i++) {
