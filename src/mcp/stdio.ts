@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isUuid } from '../core/access';
 
 export interface StdioBridgeOptions {
@@ -35,10 +35,15 @@ export async function runStdioBridge(opts: StdioBridgeOptions): Promise<void> {
   });
   upstream.onmessage = (message) => void local.send(message);
   upstream.onerror = (err) => process.stderr.write(`omniport mcp: ${err.message}\n`);
+  // Messages after initialize wait for its answer, which carries the session id they must be sent with (an
+  // agent may write them at once); after that they are relayed as they come, so calls run concurrently.
+  let initialized: Promise<unknown> = Promise.resolve();
   local.onmessage = (message: JSONRPCMessage) => {
-    upstream.send(message).catch((err: Error) => {
-      process.stderr.write(`omniport mcp: ${err.message}\n`);
-      // A request the server did not answer (401, unreachable) gets an error, so the agent is not left waiting.
+    const send = isInitializeRequest(message) ? upstream.send(message) : initialized.then(() => upstream.send(message));
+    if (isInitializeRequest(message)) initialized = send.catch(() => {});
+    send.catch((err: Error) => {
+      // A request the server did not answer (401, unreachable) gets an error, so the agent is not left waiting
+      // (the transport's onerror has printed why).
       if ('id' in message && 'method' in message) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32001, message: err.message } });
     });
   };

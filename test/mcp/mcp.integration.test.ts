@@ -174,6 +174,20 @@ describe('MCP server', { timeout: 300_000 }, () => {
     expect(errorCode(await call(narrowed, 'ticketing_list_comments', {}))).toBe('forbidden');
   });
 
+  it('a project made read-only for agents refuses writes at the next call, in sessions already open', async () => {
+    const client = await httpClient({ 'x-api-key': server.tenant.apiKey, 'x-connection-token': zdToken });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('ticketing_create_ticket');
+    expect((await server.call('PATCH', '/project', { body: { mcp_read_only: true } })).body.data.mcp_read_only).toBe(true);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('ticketing_create_ticket');
+      const refused = await call(client, 'ticketing_create_ticket', { name: 'not now', description: 'no', idempotency_key: randomUUID() });
+      expect(errorCode(refused)).toBe('forbidden');
+      expect((refused.content[0] as { text: string }).text).toContain('mcp_read_only');
+    } finally {
+      await server.call('PATCH', '/project', { body: { mcp_read_only: false } });
+    }
+  });
+
   it('answers a wrong key 401 before any MCP exchange, and refuses another project’s connection token', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -247,5 +261,40 @@ describe('MCP server', { timeout: 300_000 }, () => {
     // Dispatched writes are not recorded a second time by their route (sync.requested etc.).
     const others = await server.sql(`select count(*)::int as n from audit_log where action <> 'mcp.tool_called' and action like 'sync.%'`);
     expect(others[0]!.n).toBe(2); // the two syncAndWait calls of the set-up
+  });
+});
+
+describe('MCP and the per-key rate limit', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  let zendesk: ZendeskSimulator;
+  afterAll(async () => {
+    await server?.close();
+    await zendesk?.close();
+  });
+
+  it('counts each MCP message once, not once more for the route a tool call is dispatched to', async () => {
+    zendesk = await startZendeskSimulator({ validateSpec: false });
+    server = await startTestServer({ env: { OMNIPORT_RATE_LIMIT_PER_MINUTE: '6' }, work: false });
+    const token = await connectZendesk(server, zendesk); // request 1 of the minute
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-connection-token': token };
+    const init = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': server.tenant.apiKey },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    }); // 2
+    expect(init.status).toBe(200);
+    const session = { ...headers, 'x-api-key': server.tenant.apiKey, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    const statuses: (number | string)[] = [];
+    for (let id = 2; id <= 6; id++) {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ticketing_list_tickets', arguments: { limit: 1 } } }),
+      });
+      const body = await res.json();
+      statuses.push(res.status === 200 ? (body.result.isError ? body.result.content[0].text.split(':')[0] : 'ok') : res.status);
+    }
+    // Requests 3 to 6 are answered; the seventh is over the limit of 6, refused before any MCP exchange.
+    expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 429]);
   });
 });
