@@ -14,7 +14,8 @@ import { connect, percentile, startBenchServer, syncAll } from './support';
 const n = Number(process.argv[2] ?? 200);
 const sim = await startZendeskSimulator({ validateSpec: false });
 sim.seedTickets(500, { commentsPerTicket: 1 });
-const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]));
+// No per-key budget: it would refuse the benchmark's own calls.
+const bench = await startBenchServer(new ProviderRegistry([zendeskAdapter]), { OMNIPORT_RATE_LIMIT_PER_MINUTE: '0' });
 const cred = sim.credentials[0]!;
 const { connectionId, token } = await connect(bench, { provider: 'zendesk', credentials: { email: cred.email, api_token: cred.apiToken }, base_url: sim.url });
 await syncAll(bench, connectionId, 'full sync');

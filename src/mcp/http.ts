@@ -63,6 +63,8 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Co
       extra: { requestId: request.id, ip: request.ip },
     };
     reply.hijack();
+    // Hijacked: the onSend hooks that set it for every other answer do not run.
+    reply.raw.setHeader('x-request-id', request.id);
     await live.transport.handleRequest(request.raw, reply.raw, request.body);
   };
 

@@ -291,8 +291,8 @@ describe('MCP and the per-key rate limit', { timeout: 120_000 }, () => {
         headers: session,
         body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ticketing_list_tickets', arguments: { limit: 1 } } }),
       });
-      const body = await res.json();
-      statuses.push(res.status === 200 ? (body.result.isError ? body.result.content[0].text.split(':')[0] : 'ok') : res.status);
+      const body = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+      statuses.push(res.status === 200 ? (body.result.isError ? (body.result.content[0]?.text.split(':')[0] ?? 'error') : 'ok') : res.status);
     }
     // Requests 3 to 6 are answered; the seventh is over the limit of 6, refused before any MCP exchange.
     expect(statuses).toEqual(['ok', 'ok', 'ok', 'ok', 429]);
