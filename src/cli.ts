@@ -168,18 +168,21 @@ keyCmd
   .requiredOption('--project <id-or-name>', 'project id or name')
   .requiredOption('--user <id-or-name>', 'user id or name')
   .addOption(new Option('--name <name>', 'key name').default('cli'))
+  .option('--mcp-read-only', 'AI agents (MCP) holding this key see read tools only')
+  .option('--mcp-tools <names>', 'the only MCP tools this key may call (comma-separated)')
   .option('--json', 'print JSON')
-  .action(async (opts: { project: string; user: string; name: string; json?: boolean }) => {
+  .action(async (opts: { project: string; user: string; name: string; mcpReadOnly?: boolean; mcpTools?: string; json?: boolean }) => {
     const { row, apiKey } = await withServices(async (s) => {
       const project = await s.projects.resolveProject(opts.project);
       const user = await s.projects.resolveUser(project.id, opts.user);
-      const issued = await s.apiKeys.issue(project.id, user.id, opts.name);
+      const mcp = { readOnly: Boolean(opts.mcpReadOnly), tools: opts.mcpTools ? list(opts.mcpTools) : null };
+      const issued = await s.apiKeys.issue(project.id, user.id, opts.name, undefined, mcp);
       await auditCli(s, project.id, 'api_key.created', { type: 'api_key', id: issued.row.id }, { key_name: issued.row.name, id_user: user.id });
       return issued;
     });
     print(
       Boolean(opts.json),
-      { api_key: apiKey, id_api_key: row.id, key_name: row.name, id_project: row.projectId, id_user: row.userId, created_at: isoDate(row.createdAt) },
+      { api_key: apiKey, id_api_key: row.id, key_name: row.name, id_project: row.projectId, id_user: row.userId, created_at: isoDate(row.createdAt), mcp_read_only: row.mcpReadOnly, mcp_tools: row.mcpTools ?? null },
       apiKey,
     );
   });
