@@ -9,7 +9,7 @@ import type { ToolSpec } from './tools';
 export function describeTool(spec: ToolSpec, manifest: ProviderManifest | undefined): string {
   const parts = [`${spec.summary.replace(/[.;:]?$/, '.')}`];
   if (spec.routeDescription) parts.push(spec.routeDescription);
-  const verb = spec.name.split('_')[1];
+  const verb = spec.objectType ? spec.name.split('_')[1] : undefined;
   if (verb === 'list') {
     parts.push(
       'Answers one page from Omniport’s store (kept fresh by sync, see sync_get_status): `limit` objects (default 50), then pass `next_cursor` of the answer as `cursor` for the next page. ' +

@@ -130,7 +130,12 @@ export function buildToolSpecs(routes: CollectedRoute[]): ToolSpec[] {
         inputShape[key] = field;
       }
     };
-    add(objectShape(schema.params), 'params');
+    const params = { ...objectShape(schema.params) };
+    // The routes' `:id` says nothing of itself (idParams is shared, and not changed here): the tool says what it is.
+    if (params.id && !params.id.description && named.objects) {
+      params.id = params.id.describe(`The ${singular(named.objects)}’s Omniport id (the \`id\` of list answers, not the provider’s remote_id).`);
+    }
+    add(params, 'params');
     add(objectShape(schema.querystring), 'query');
     const bodyIsArray = schema.body instanceof z.ZodArray;
     if (bodyIsArray) add({ items: schema.body as z.ZodType }, 'body');
