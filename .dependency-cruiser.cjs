@@ -3,7 +3,7 @@
  * The layers of src/, checked in CI (`npm run layers`). Lower layers never import upper ones:
  *
  *   composition root   src/app.ts, src/services.ts, src/cli*.ts, src/process-guards.ts
- *   web                src/http, src/dashboard, src/connect, src/sandbox
+ *   web                src/http, src/mcp, src/dashboard, src/connect, src/sandbox
  *   background         src/events, src/jobs
  *   core services      src/core (minus the foundation below)
  *   adapters | store   src/providers        src/store
@@ -14,7 +14,7 @@
  */
 const FOUNDATION = '^src/(config\\.ts|observability/|core/(errors|network|lost-attempt|access|read-ahead)\\.ts|core/unified/(ticketing|crm|common|ids)\\.ts)';
 const ROOT = '^src/(app|services|cli[^/]*|process-guards)\\.ts$';
-const WEB = '^src/(http|dashboard|connect|sandbox)/';
+const WEB = '^src/(http|dashboard|connect|sandbox|mcp)/';
 const BACKGROUND = '^src/(events|jobs)/';
 
 module.exports = {

@@ -168,18 +168,21 @@ keyCmd
   .requiredOption('--project <id-or-name>', 'project id or name')
   .requiredOption('--user <id-or-name>', 'user id or name')
   .addOption(new Option('--name <name>', 'key name').default('cli'))
+  .option('--mcp-read-only', 'AI agents (MCP) holding this key see read tools only')
+  .option('--mcp-tools <names>', 'the only MCP tools this key may call (comma-separated)')
   .option('--json', 'print JSON')
-  .action(async (opts: { project: string; user: string; name: string; json?: boolean }) => {
+  .action(async (opts: { project: string; user: string; name: string; mcpReadOnly?: boolean; mcpTools?: string; json?: boolean }) => {
     const { row, apiKey } = await withServices(async (s) => {
       const project = await s.projects.resolveProject(opts.project);
       const user = await s.projects.resolveUser(project.id, opts.user);
-      const issued = await s.apiKeys.issue(project.id, user.id, opts.name);
+      const mcp = { readOnly: Boolean(opts.mcpReadOnly), tools: opts.mcpTools ? list(opts.mcpTools) : null };
+      const issued = await s.apiKeys.issue(project.id, user.id, opts.name, undefined, mcp);
       await auditCli(s, project.id, 'api_key.created', { type: 'api_key', id: issued.row.id }, { key_name: issued.row.name, id_user: user.id });
       return issued;
     });
     print(
       Boolean(opts.json),
-      { api_key: apiKey, id_api_key: row.id, key_name: row.name, id_project: row.projectId, id_user: row.userId, created_at: isoDate(row.createdAt) },
+      { api_key: apiKey, id_api_key: row.id, key_name: row.name, id_project: row.projectId, id_user: row.userId, created_at: isoDate(row.createdAt), mcp_read_only: row.mcpReadOnly, mcp_tools: row.mcpTools ?? null },
       apiKey,
     );
   });
@@ -510,6 +513,23 @@ program
     const result = await withServices((s) => syncWithProgress(s, connectionId, { full: opts.full, json: Boolean(opts.json) }));
     if (opts.json) console.log(JSON.stringify(result, null, 2));
     if (result.failed.length > 0) exitCode = 1;
+  });
+
+program
+  .command('mcp')
+  .description('MCP over stdio for a local AI agent (Claude Desktop, IDEs), relayed to the running server; the API key in OMNIPORT_API_KEY')
+  .option('--connection <id-or-token>', 'the connection the agent acts on (its id or its connection token); without it every tool takes a connection argument')
+  .option('--url <url>', 'the running Omniport (default: OMNIPORT_URL, or http://127.0.0.1:PORT)')
+  .option('--read-only', 'read tools only')
+  .option('--tools <names>', 'only these tools (comma-separated names)')
+  .option('--passthrough', 'also the passthrough tool (off by default)')
+  .action(async (opts: { connection?: string; url?: string; readOnly?: boolean; tools?: string; passthrough?: boolean }) => {
+    // Never a flag: a key on the command line is visible to every user of the machine (ps).
+    const apiKey = process.env.OMNIPORT_API_KEY;
+    if (!apiKey) throw new AppError('unauthorized', 'set OMNIPORT_API_KEY to the API key the agent acts with');
+    const url = opts.url ?? process.env.OMNIPORT_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+    const { runStdioBridge } = await import('./mcp/stdio');
+    await runStdioBridge({ url, apiKey, connection: opts.connection, readOnly: opts.readOnly, tools: opts.tools, passthrough: opts.passthrough });
   });
 
 program

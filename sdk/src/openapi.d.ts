@@ -1772,6 +1772,10 @@ export interface components {
             /** @description The first characters of the key, to recognise it; the key itself is never shown again. */
             key_prefix: string;
             last_used_at: string | null;
+            /** @description AI agents (MCP) holding this key see read tools only. */
+            mcp_read_only: boolean;
+            /** @description The only MCP tools this key may call; null: every tool. */
+            mcp_tools: string[] | null;
             revoked_at: string | null;
         };
         Attachment: {
@@ -2160,7 +2164,7 @@ export interface components {
                  * @description Stable, machine-readable: the closed set of codes.
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "bad_request" | "unauthorized" | "invalid_connection_token" | "needs_reauth" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "unknown_reference" | "unsupported_by_provider" | "idempotency_key_reused" | "rate_limited" | "provider_error" | "outcome_unknown" | "provider_unavailable" | "provider_rate_limited" | "provider_timeout" | "database_unavailable" | "internal_error";
+                code: "validation_failed" | "malformed_json" | "bad_request" | "unauthorized" | "invalid_connection_token" | "needs_reauth" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "unprocessable" | "unknown_reference" | "unsupported_by_provider" | "idempotency_key_reused" | "rate_limited" | "provider_error" | "outcome_unknown" | "provider_unavailable" | "provider_rate_limited" | "provider_timeout" | "database_unavailable" | "internal_error";
                 /** @description Also in the x-request-id header. */
                 request_id?: string;
             } & {
@@ -2296,6 +2300,8 @@ export interface components {
             /** @description null: deletion checks are off */
             deletion_check_interval_minutes: number | null;
             id_project: string;
+            /** @description Every AI agent (MCP session) of the project sees read tools only. */
+            mcp_read_only: boolean;
             name: string;
             sync_interval_minutes: number;
         };
@@ -2760,7 +2766,11 @@ export interface operations {
                      *           "id_user": "Example id user",
                      *           "created_at": "2026-11-24T09:30:00.000Z",
                      *           "last_used_at": "2026-11-24T09:30:00.000Z",
-                     *           "revoked_at": "2026-11-24T09:30:00.000Z"
+                     *           "revoked_at": "2026-11-24T09:30:00.000Z",
+                     *           "mcp_read_only": true,
+                     *           "mcp_tools": [
+                     *             "Example mcp tool"
+                     *           ]
                      *         }
                      *       ],
                      *       "next_cursor": "eyJzIjoxMDB9",
@@ -2851,7 +2861,11 @@ export interface operations {
                      *         "id_user": "Example id user",
                      *         "created_at": "2026-11-24T09:30:00.000Z",
                      *         "last_used_at": "2026-11-24T09:30:00.000Z",
-                     *         "revoked_at": "2026-11-24T09:30:00.000Z"
+                     *         "revoked_at": "2026-11-24T09:30:00.000Z",
+                     *         "mcp_read_only": true,
+                     *         "mcp_tools": [
+                     *           "Example mcp tool"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -2880,11 +2894,19 @@ export interface operations {
                  * @example {
                  *       "projectId": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
                  *       "userId": "5b1f3c2e-8d4a-4c6b-9e7f-2a1d0c3b4e5f",
-                 *       "keyName": "Example keyName"
+                 *       "keyName": "Example keyName",
+                 *       "mcp_read_only": true,
+                 *       "mcp_tools": [
+                 *         "Example mcp tool"
+                 *       ]
                  *     }
                  */
                 "application/json": {
                     keyName: string;
+                    /** @description AI agents (MCP) holding this key see read tools only (docs/mcp.md). */
+                    mcp_read_only?: boolean;
+                    /** @description The only MCP tools this key may call (names as in tools/list); null or absent: every tool. */
+                    mcp_tools?: string[] | null;
                     projectId: string;
                     userId: string;
                 };
@@ -11508,6 +11530,7 @@ export interface operations {
                      *         "name": "Example name",
                      *         "sync_interval_minutes": 1,
                      *         "deletion_check_interval_minutes": 1,
+                     *         "mcp_read_only": true,
                      *         "created_at": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }
@@ -11536,12 +11559,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "sync_interval_minutes": 5,
-                 *       "deletion_check_interval_minutes": 15
+                 *       "deletion_check_interval_minutes": 15,
+                 *       "mcp_read_only": true
                  *     }
                  */
                 "application/json": {
                     /** @description How often streams that cannot see deletions in their changes list ids to find deleted objects; null turns it off. */
                     deletion_check_interval_minutes?: number | null;
+                    /** @description Every AI agent (MCP session) of the project sees read tools only (docs/mcp.md). */
+                    mcp_read_only?: boolean;
                     /** @description How often every connection syncs. */
                     sync_interval_minutes?: number;
                 };
@@ -11603,6 +11629,7 @@ export interface operations {
                      *         "name": "Example name",
                      *         "sync_interval_minutes": 1,
                      *         "deletion_check_interval_minutes": 1,
+                     *         "mcp_read_only": true,
                      *         "created_at": "2026-11-24T09:30:00.000Z"
                      *       }
                      *     }

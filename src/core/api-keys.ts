@@ -1,6 +1,6 @@
 import { AppError, notFound } from './errors';
 import { API_KEY_PATTERN, newApiKey, sha256Hex } from './secrets';
-import { isUuid, type AccessContext } from './access';
+import { isUuid, type AccessContext, type McpKeyScope } from './access';
 import type { ApiKeyRow, ControlPlaneRepo } from '../store/control-plane.repo';
 import { LookupCache } from '../store/lookup-cache';
 import type { PageRequest } from '../store/pagination';
@@ -34,18 +34,18 @@ export class ApiKeyService {
       row.lastUsedAt = new Date();
       this.repo.touchApiKey(row.id, row.lastUsedAt).catch(() => {});
     }
-    return { projectId: row.projectId, userId: row.userId, apiKeyId: row.id };
+    return { projectId: row.projectId, userId: row.userId, apiKeyId: row.id, mcp: { readOnly: row.mcpReadOnly, tools: row.mcpTools ?? null } };
   }
 
   /** Issues a key for a user of the caller's project. Another project's ids are answered as unknown. */
-  async generate(ctx: AccessContext, input: { projectId: string; userId: string; keyName: string }): Promise<IssuedApiKey> {
+  async generate(ctx: AccessContext, input: { projectId: string; userId: string; keyName: string; mcp?: Partial<McpKeyScope> }): Promise<IssuedApiKey> {
     if (input.projectId !== ctx.projectId) throw notFound('project', 'projectId');
     if (!isUuid(input.userId) || !(await this.repo.findUser(ctx.projectId, input.userId))) throw notFound('user', 'userId');
-    return this.issue(ctx.projectId, input.userId, input.keyName);
+    return this.issue(ctx.projectId, input.userId, input.keyName, undefined, input.mcp);
   }
 
   /** Issues a key without a caller (CLI and bootstrap). `presetKey` installs a given key instead of a random one. */
-  async issue(projectId: string, userId: string, name: string, presetKey?: string): Promise<IssuedApiKey> {
+  async issue(projectId: string, userId: string, name: string, presetKey?: string, mcp?: Partial<McpKeyScope>): Promise<IssuedApiKey> {
     const apiKey = presetKey ?? newApiKey(this.keyEnv);
     if (!API_KEY_PATTERN.test(apiKey)) {
       throw new AppError('validation_failed', 'an API key must look like sk_<env>_<at least 32 base62 characters>');
@@ -56,6 +56,8 @@ export class ApiKeyService {
       name,
       keyHash: sha256Hex(apiKey),
       keyPrefix: apiKey.slice(0, apiKey.lastIndexOf('_') + 5),
+      mcpReadOnly: mcp?.readOnly ?? false,
+      mcpTools: mcp?.tools ?? null,
     });
     return { row, apiKey };
   }

@@ -202,6 +202,14 @@ export class ConnectionService {
     return this.view(row);
   }
 
+  /** A connection of the caller's project by id (an MCP session opened with a connection id); else 401 like a token. */
+  async resolveId(ctx: AccessContext, id: string): Promise<ConnectionRow> {
+    const row = isUuid(id) ? await this.cache.connection(id, () => this.repo.findConnection(ctx.projectId, id)) : undefined;
+    // Cached rows are shared by every project: another project's connection is unknown here.
+    if (!row || row.projectId !== ctx.projectId) throw new AppError('invalid_connection_token', 'unknown connection');
+    return row;
+  }
+
   /** The connection selected by an `x-connection-token`; another project's token is unknown (401). */
   async resolveToken(ctx: AccessContext, token: string | undefined): Promise<ConnectionRow> {
     if (!token) throw new AppError('invalid_connection_token', 'x-connection-token header is required');

@@ -6,6 +6,8 @@ export const errorCodes = {
   unauthorized: 401,
   invalid_connection_token: 401,
   needs_reauth: 401,
+  /** The caller is known but may not do this (an MCP tool outside the key's or session's scope). */
+  forbidden: 403,
   not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,

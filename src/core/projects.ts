@@ -38,7 +38,7 @@ export class ProjectService {
     return project;
   }
 
-  async updateSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null }): Promise<ProjectRow> {
+  async updateSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null; mcpReadOnly?: boolean }): Promise<ProjectRow> {
     const project = Object.keys(values).length ? await this.repo.setProjectSettings(projectId, values) : await this.repo.findProject(projectId);
     if (!project) throw new AppError('not_found', 'project not found');
     return project;

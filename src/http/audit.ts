@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditService } from '../core/audit';
+import { isDispatched } from './dispatch';
 
 /** What a route's success means in the audit log (`config.audit` on the route). */
 export interface RouteAudit {
@@ -47,7 +48,8 @@ export const pathParam =
 export function registerAuditLog(app: FastifyInstance, service: AuditService) {
   app.addHook('onSend', async (request, reply, payload) => {
     const audit = request.routeOptions.config.audit;
-    if (!audit || !request.access || reply.statusCode >= 400 || reply.getHeader('idempotent-replayed')) return payload;
+    // A tool call of an AI agent is recorded once, as the tool call (src/mcp/audit.ts).
+    if (!audit || !request.access || reply.statusCode >= 400 || reply.getHeader('idempotent-replayed') || isDispatched(request)) return payload;
     let answer: Answer = {};
     if (typeof payload === 'string' && payload.startsWith('{')) {
       try {

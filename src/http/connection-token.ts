@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../services';
 import type { ConnectionRow } from '../store/control-plane.repo';
 import { accessOf } from './auth';
+import { dispatchedConnectionId } from './dispatch';
 
 export const connectionTokenHeaders = z.object({
   'x-connection-token': z.string().min(1).describe('The connection token of the linked user’s connection.'),
@@ -22,7 +23,10 @@ declare module 'fastify' {
 /** The connection selected by x-connection-token, inside the caller's project (401 otherwise). */
 export async function connectionOf(services: Services, request: FastifyRequest): Promise<ConnectionRow> {
   const token = request.headers['x-connection-token'];
-  request.connection = await services.connections.resolveToken(accessOf(request), typeof token === 'string' ? token : undefined);
+  const byId = dispatchedConnectionId(request);
+  request.connection = byId
+    ? await services.connections.resolveId(accessOf(request), byId)
+    : await services.connections.resolveToken(accessOf(request), typeof token === 'string' ? token : undefined);
   return request.connection;
 }
 

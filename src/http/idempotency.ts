@@ -43,7 +43,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
-    if (key === undefined || !request.access || !WRITES.has(request.method)) return;
+    if (key === undefined || !request.access || !WRITES.has(request.method) || request.routeOptions.config.mcp) return;
     const decision = await service.begin(request.access.projectId, request.method, request.url.split('?')[0]!, String(key), {
       query: request.query,
       body: request.body,

@@ -38,6 +38,9 @@ import { publicBase } from '../connect/routes';
 import { dashboardRoutes } from '../dashboard/routes';
 import { registerObservability } from '../observability/http';
 import { sharedRateLimitStore } from './shared-rate-limit';
+import { isDispatched } from './dispatch';
+import { collectRoutes } from '../mcp/tools';
+import { registerMcp } from '../mcp/http';
 
 
 /** A request URL fit for a log line: the magic link's secret, OAuth codes and states are masked. */
@@ -166,7 +169,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       enableDraftSpec: true,
       // A database that cannot count does not refuse requests (they fail on their own if it is really gone).
       skipOnError: true,
-      allowList: (request) => !request.access,
+      // A tool call of an AI agent counts once: its MCP message, not the route it is dispatched to as well.
+      allowList: (request) => !request.access || isDispatched(request),
       keyGenerator: (request) => request.access?.apiKeyId ?? request.ip,
       errorResponseBuilder: (_request, context) =>
         new AppError('rate_limited', `more than ${context.max} requests a minute with this API key (the server's OMNIPORT_RATE_LIMIT_PER_MINUTE); retry in ${context.after}`, {}, {
@@ -178,6 +182,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // After authentication and the rate limit (preHandler hooks run in this order), before any route.
   registerIdempotency(app, opts.services.idempotency);
   registerAuditLog(app, opts.services.audit);
+  // The MCP tools are made from the routes as registered (src/mcp/tools.ts).
+  const routes = collectRoutes(app);
 
   // Without OMNIPORT_PUBLIC_URL, the server is the address the document was asked from.
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (request) => {
@@ -200,6 +206,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(providerWebhookRoutes, deps);
   await app.register(eventRoutes, deps);
   await app.register(syncRoutes, { ...deps, jobs: opts.jobs });
+  registerMcp(app, opts.services, routes);
   await app.register(magicLinkRoutes, { ...deps, publicUrl: opts.publicUrl });
   await app.register(oauthAppRoutes, { ...deps, publicUrl: opts.publicUrl });
   // The hosted connect page and the OAuth callback: public (config.public on each route), HTML.

@@ -212,7 +212,7 @@ export class ControlPlaneRepo {
     return this.setProjectSettings(projectId, { syncIntervalMinutes: minutes });
   }
 
-  async setProjectSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null }): Promise<ProjectRow | undefined> {
+  async setProjectSettings(projectId: string, values: { syncIntervalMinutes?: number; deletionCheckIntervalMinutes?: number | null; mcpReadOnly?: boolean }): Promise<ProjectRow | undefined> {
     const [row] = await this.db.update(projects).set(values).where(eq(projects.id, projectId)).returning();
     return row;
   }

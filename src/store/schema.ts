@@ -29,6 +29,8 @@ export const projects = pgTable(
     syncIntervalMinutes: integer('sync_interval_minutes').notNull().default(60),
     /** How often streams without a deletion feed check which objects are gone (ids only); null: never. */
     deletionCheckIntervalMinutes: integer('deletion_check_interval_minutes').default(360),
+    /** Every MCP session of the project sees read tools only (src/mcp/scope.ts). */
+    mcpReadOnly: boolean('mcp_read_only').notNull().default(false),
     createdAt: createdAt(),
   },
   // Unique: the CLI and operators address projects by name.
@@ -61,6 +63,9 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /** What an AI agent holding this key may call through MCP: read tools only, and/or only these tools (null: all). */
+    mcpReadOnly: boolean('mcp_read_only').notNull().default(false),
+    mcpTools: jsonb('mcp_tools').$type<string[] | null>(),
   },
   (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash), index('api_keys_project_idx').on(t.projectId)],
 );

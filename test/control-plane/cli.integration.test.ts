@@ -89,6 +89,12 @@ describe('the omniport command', { timeout: 600_000 }, () => {
     expect((await json('key', 'list', '--project', 'acme'))[0]).toMatchObject({ id_api_key: key.id_api_key, revoked_at: null });
     expect((await omniport('key', 'revoke', key.id_api_key, '--project', 'acme')).code).toBe(0);
     expect((await json('key', 'list', '--project', 'acme'))[0].revoked_at).not.toBeNull();
+    // A key for an AI agent: read tools only, two tools at most (docs/mcp.md).
+    const agentKey = await json('key', 'create', '--project', 'acme', '--user', 'ops', '--name', 'agent', '--mcp-read-only', '--mcp-tools', 'ticketing_list_tickets,ticketing_get_ticket');
+    expect(agentKey).toMatchObject({ mcp_read_only: true, mcp_tools: ['ticketing_list_tickets', 'ticketing_get_ticket'] });
+    const { services: check, database: checkDb } = await openServices(loadConfig(env));
+    expect((await check.apiKeys.authenticate(agentKey.api_key))?.mcp).toEqual({ readOnly: true, tools: ['ticketing_list_tickets', 'ticketing_get_ticket'] });
+    await checkDb.close();
 
     // A connection made the way the API makes it (no command creates one: credentials belong to the API).
     const { database, services } = await openServices(loadConfig(env));

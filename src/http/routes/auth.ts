@@ -16,6 +16,8 @@ const apiKeySchema = z
     created_at: z.string(),
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
+    mcp_read_only: z.boolean().describe('AI agents (MCP) holding this key see read tools only.'),
+    mcp_tools: z.array(z.string()).nullable().describe('The only MCP tools this key may call; null: every tool.'),
   })
   .meta({ id: 'ApiKey' });
 
@@ -28,6 +30,8 @@ const presentApiKey = (r: ApiKeyRow) => ({
   created_at: isoDate(r.createdAt),
   last_used_at: r.lastUsedAt ? isoDate(r.lastUsedAt) : null,
   revoked_at: r.revokedAt ? isoDate(r.revokedAt) : null,
+  mcp_read_only: r.mcpReadOnly,
+  mcp_tools: r.mcpTools ?? null,
 });
 
 export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -49,6 +53,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
           projectId: z.string().min(1),
           userId: z.string().min(1),
           keyName: z.string().trim().min(1).max(200),
+          mcp_read_only: z.boolean().optional().describe('AI agents (MCP) holding this key see read tools only (docs/mcp.md).'),
+          mcp_tools: z.array(z.string().min(1).max(100)).max(500).nullable().optional().describe('The only MCP tools this key may call (names as in tools/list); null or absent: every tool.'),
         }),
         response: {
           201: z.object({
@@ -64,7 +70,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     async (request, reply) => {
-      const { row, apiKey } = await services.apiKeys.generate(accessOf(request), request.body);
+      const { mcp_read_only, mcp_tools, ...input } = request.body;
+      const { row, apiKey } = await services.apiKeys.generate(accessOf(request), { ...input, mcp: { readOnly: mcp_read_only, tools: mcp_tools } });
       return reply.status(201).send({
         api_key: apiKey,
         id_api_key: row.id,

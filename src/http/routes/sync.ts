@@ -173,15 +173,17 @@ export const syncRoutes: FastifyPluginAsyncZod<{ services: Services; jobs: JobRu
             .nullable()
             .optional()
             .describe('How often streams that cannot see deletions in their changes list ids to find deleted objects; null turns it off.'),
+          mcp_read_only: z.boolean().optional().describe('Every AI agent (MCP session) of the project sees read tools only (docs/mcp.md).'),
         }),
         response: { 200: envelope(projectSchema), ...errorResponses },
       },
     },
     async (request) => {
-      const { sync_interval_minutes, deletion_check_interval_minutes } = request.body;
+      const { sync_interval_minutes, deletion_check_interval_minutes, mcp_read_only } = request.body;
       const project = await services.projects.updateSettings(accessOf(request).projectId, {
         ...(sync_interval_minutes !== undefined ? { syncIntervalMinutes: sync_interval_minutes } : {}),
         ...(deletion_check_interval_minutes !== undefined ? { deletionCheckIntervalMinutes: deletion_check_interval_minutes } : {}),
+        ...(mcp_read_only !== undefined ? { mcpReadOnly: mcp_read_only } : {}),
       });
       return { message: 'Project updated', statusCode: 200, data: presentProject(project) };
     },
@@ -194,14 +196,16 @@ const projectSchema = z
     name: z.string(),
     sync_interval_minutes: z.number().int(),
     deletion_check_interval_minutes: z.number().int().nullable().describe('null: deletion checks are off'),
+    mcp_read_only: z.boolean().describe('Every AI agent (MCP session) of the project sees read tools only.'),
     created_at: z.string(),
   })
   .meta({ id: 'Project' });
 
-const presentProject = (p: { id: string; name: string; syncIntervalMinutes: number; deletionCheckIntervalMinutes: number | null; createdAt: Date }) => ({
+const presentProject = (p: { id: string; name: string; syncIntervalMinutes: number; deletionCheckIntervalMinutes: number | null; mcpReadOnly: boolean; createdAt: Date }) => ({
   id_project: p.id,
   name: p.name,
   sync_interval_minutes: p.syncIntervalMinutes,
   deletion_check_interval_minutes: p.deletionCheckIntervalMinutes,
+  mcp_read_only: p.mcpReadOnly,
   created_at: p.createdAt.toISOString(),
 });
