@@ -28,7 +28,7 @@ import {
   type TableName,
 } from './mappers';
 import { CUSTOM_TABLES } from './sync';
-import { has } from '../kit';
+import { has, prepareEach } from '../kit';
 
 const PREFER = `return=representation,${ANNOTATIONS}`;
 
@@ -128,15 +128,7 @@ export function dynamicsCrmOperations(metadata: Metadata): CrmOperations {
     ...crmWritesByType({ id: 'dynamics', name: 'Dynamics' }, Object.fromEntries(types.map((t) => [t, writer(t)]))),
 
     async createMany(ctx, objectType, inputs): Promise<BulkItemResult[]> {
-      const results: BulkItemResult[] = new Array(inputs.length);
-      const ready: { index: number; p: Prepared }[] = [];
-      for (const [index, input] of inputs.entries()) {
-        try {
-          ready.push({ index, p: await prepare(ctx, objectType, null, input) });
-        } catch (error) {
-          results[index] = { ok: false, error: error as Error };
-        }
-      }
+      const { results, ready } = await prepareEach(inputs, (input) => prepare(ctx, objectType, null, input));
       const requests = await Promise.all(
         ready.map(async ({ p }) => ({ method: 'POST' as const, url: `${TABLES[p.table].set}?$select=${await selectOf(ctx, p.table)}`, headers: { Prefer: PREFER }, body: p.body })),
       );

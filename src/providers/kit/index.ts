@@ -3,6 +3,7 @@
  * per-connection caches). A provider folder is its manifest, its mappings and its calls; the lint rule in
  * eslint.config.js refuses a provider that defines one of these again.
  */
+export { chunks, groupBy, prepareEach } from './bulk';
 export { ConnectionCache, CONNECTION_CACHE_MAX } from './connection-cache';
 export { fromEpochMs, fromEpochSeconds, isoSeconds, toDate, toEpochSeconds, toIso } from './dates';
 export { isNotFound, numericIdOf, unsupportedBy } from './errors';

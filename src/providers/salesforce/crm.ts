@@ -28,7 +28,7 @@ import {
   unifyTask,
 } from './mappers';
 import { unifyOpportunities } from './sync';
-import { has } from '../kit';
+import { groupBy, has, prepareEach } from '../kit';
 
 type SObject = 'Contact' | 'Account' | 'Opportunity' | 'Note' | 'Task' | 'Event';
 
@@ -227,15 +227,7 @@ export function salesforceCrmOperations(o: ResolvedOptions, describes: Describes
         for (const input of inputs) out.push(await writeOne(ctx, objectType, null, input).then((record) => ({ ok: true as const, result: { record } }), (error: Error) => ({ ok: false as const, error })));
         return out;
       }
-      const results: BulkItemResult[] = new Array(inputs.length);
-      const ready: { index: number; p: Prepared }[] = [];
-      for (const [index, input] of inputs.entries()) {
-        try {
-          ready.push({ index, p: await prepare(ctx, objectType, null, input) });
-        } catch (error) {
-          results[index] = { ok: false, error: error as Error };
-        }
-      }
+      const { results, ready } = await prepareEach(inputs, (input) => prepare(ctx, objectType, null, input));
       const saved = await createRecords(ctx, ready.map((r) => r.p));
       const created: { index: number; id: string; p: Prepared }[] = [];
       ready.forEach((r, i) => {
@@ -245,10 +237,8 @@ export function salesforceCrmOperations(o: ResolvedOptions, describes: Describes
       });
       const links = created.filter((c) => c.p.contactIds?.length).map((c) => ({ opportunityId: c.id, contactIds: c.p.contactIds!, fresh: true }));
       if (links.length) await setContactRoles(ctx, links);
-      const bySObject = new Map<SObject, string[]>();
-      for (const c of created) bySObject.set(c.p.sobject, [...(bySObject.get(c.p.sobject) ?? []), c.id]);
       const records = new Map<string, SfRecord>();
-      for (const [sobject, ids] of bySObject) for (const [id, r] of await readBack(ctx, sobject, ids)) records.set(id, r);
+      for (const [sobject, list] of groupBy(created, (c) => c.p.sobject)) for (const [id, r] of await readBack(ctx, sobject, list.map((c) => c.id))) records.set(id, r);
       const unified = new Map((await unify(ctx, objectType, [...records.values()])).map((u) => [u.remoteId, u]));
       for (const c of created) {
         const record = unified.get(c.id);

@@ -26,7 +26,7 @@ import {
   unifyTask,
   type Module,
 } from './mappers';
-import { has } from '../kit';
+import { chunks, groupBy, has, prepareEach } from '../kit';
 
 /** Zoho's answer for one record of a write. */
 interface WriteOutcome {
@@ -171,22 +171,11 @@ export function zohoCrmOperations(defs: FieldDefinitions): CrmOperations {
     ...crmWritesByType({ id: 'zoho', name: 'Zoho CRM' }, Object.fromEntries(types.map((t) => [t, writer(t)]))),
 
     async createMany(ctx, objectType, inputs): Promise<BulkItemResult[]> {
-      const results: BulkItemResult[] = new Array(inputs.length);
-      const ready: { index: number; p: Prepared }[] = [];
-      for (const [index, input] of inputs.entries()) {
-        try {
-          ready.push({ index, p: await prepare(ctx, objectType, null, input) });
-        } catch (error) {
-          results[index] = { ok: false, error: error as Error };
-        }
-      }
+      const { results, ready } = await prepareEach(inputs, (input) => prepare(ctx, objectType, null, input));
       // One request per module and 100 records (engagements may mix calls and meetings).
-      const byModule = new Map<Module, { index: number; p: Prepared }[]>();
-      for (const r of ready) byModule.set(r.p.module, [...(byModule.get(r.p.module) ?? []), r]);
-      for (const [module, list] of byModule) {
+      for (const [module, list] of groupBy(ready, (r) => r.p.module)) {
         const created: { index: number; id: string }[] = [];
-        for (let i = 0; i < list.length; i += 100) {
-          const part = list.slice(i, i + 100);
+        for (const part of chunks(list, 100)) {
           const outcomes = await writeRequest(() => ctx.http.post(`${API}/${module}`, { json: { data: part.map((r) => r.p.body) } }));
           part.forEach((r, j) => {
             const o = outcomes[j];
