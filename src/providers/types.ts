@@ -150,7 +150,8 @@ export interface CommentWrite {
   body?: string;
   html_body?: string;
   is_private?: boolean;
-  creator_type?: string;
+  /** Checked by the unified schema (`commentInput`) before an adapter sees it. */
+  creator_type?: 'USER' | 'CONTACT';
   /** Remote id of the ticket. */
   ticket_id: string;
   contact_id?: string;

@@ -235,7 +235,7 @@ export function asanaTicketOperations(o: ResolvedOptions): TicketingOperations {
 
     async createComment(ctx, input: CommentWrite): Promise<WriteResult> {
       if (input.is_private) throw unsupported('is_private', 'Asana comments are visible to everyone who can see the task');
-      if (input.contact_id !== undefined || input.creator_type?.toUpperCase() === 'CONTACT') throw unsupported('contact_id', 'Asana has no contacts: comments are written by the token\'s user');
+      if (input.contact_id !== undefined || input.creator_type === 'CONTACT') throw unsupported('contact_id', 'Asana has no contacts: comments are written by the token\'s user');
       if (input.customFields?.length) throw unsupported('field_mappings', 'Asana comments have no custom fields');
       const html = input.html_body?.trim() ? input.html_body : undefined;
       if (!html && !input.body?.trim()) throw new AppError('validation_failed', 'an Asana comment needs body or html_body', { field: 'body' });

@@ -167,7 +167,7 @@ export function clickupTicketOperations(o: ResolvedOptions): TicketingOperations
 
     async createComment(ctx, input: CommentWrite): Promise<WriteResult> {
       if (input.is_private) throw unsupported('is_private', 'ClickUp comments are visible to everyone who can see the task');
-      if (input.contact_id !== undefined || input.creator_type?.toUpperCase() === 'CONTACT') throw unsupported('contact_id', 'ClickUp has no contacts: comments are written by the token\'s user');
+      if (input.contact_id !== undefined || input.creator_type === 'CONTACT') throw unsupported('contact_id', 'ClickUp has no contacts: comments are written by the token\'s user');
       if (input.customFields?.length) throw unsupported('field_mappings', 'ClickUp comments have no custom fields');
       if (input.html_body !== undefined && input.body === undefined) throw unsupported('html_body', 'ClickUp comments are written as plain text (comment_text): give body');
       if (!input.body?.trim()) throw new AppError('validation_failed', 'a ClickUp comment needs body', { field: 'body' });

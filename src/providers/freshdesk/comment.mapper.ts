@@ -79,10 +79,7 @@ export interface DesunifiedComment {
 export function desunifyComment(input: CommentWrite): DesunifiedComment {
   if (input.customFields?.length) throw unsupported('field_mappings', 'Freshdesk replies and notes have no custom fields');
   if (input.user_id !== undefined && input.contact_id !== undefined) throw unsupported('contact_id', 'a Freshdesk reply or note has one author; give user_id or contact_id, not both');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT' && input.contact_id === undefined) throw unsupported('contact_id', 'a comment with creator_type CONTACT needs contact_id (its author in Freshdesk)');
   if (creatorType === 'USER' && input.contact_id !== undefined) throw new AppError('unprocessable', 'creator_type USER does not match contact_id', { field: 'creator_type' });
   const fromContact = input.contact_id !== undefined;

@@ -124,10 +124,7 @@ export interface CommentPlan {
  */
 export function planComment(input: CommentWrite): CommentPlan {
   if (input.customFields?.length) throw unsupported('field_mappings', 'Front comments and messages have no custom fields');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (input.contact_id !== undefined) throw unsupported('contact_id', "Front's API writes comments and messages as teammates only, not as a contact");
   if (creatorType === 'CONTACT') throw unsupported('creator_type', "Front's API writes comments and messages as teammates only (creator_type USER)");
   const body = typeof input.body === 'string' && input.body.trim() !== '' ? input.body : undefined;

@@ -52,10 +52,7 @@ export function desunifyComment(input: CommentWrite, viewer: string): { body: st
   if (input.customFields?.length) throw unsupported('field_mappings', 'GitHub comments have no custom fields');
   if (input.is_private === true) throw unsupported('is_private', 'GitHub issue comments are always public');
   if (input.contact_id !== undefined) throw unsupported('contact_id', 'GitHub has no contacts; comments are written by the token\'s user');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT') throw unsupported('creator_type', 'GitHub comments are written by users, not contacts');
   if (input.user_id !== undefined && input.user_id.toLowerCase() !== viewer.toLowerCase()) {
     throw unsupported('user_id', `GitHub writes comments as the token's user (${viewer}); another author cannot be set`);

@@ -126,10 +126,7 @@ export interface DesunifiedComment {
 export function desunifyComment(input: CommentWrite): DesunifiedComment {
   if (input.customFields?.length) throw unsupported('field_mappings', 'GitLab notes have no custom fields');
   if (input.contact_id !== undefined) throw unsupported('contact_id', 'GitLab has no contacts; a note’s author is the token’s user');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT') throw unsupported('creator_type', 'GitLab notes are written by users (the token’s user), not contacts');
   const body = typeof input.body === 'string' && input.body.trim() !== '' ? input.body : undefined;
   const html = typeof input.html_body === 'string' && input.html_body.trim() !== '' ? input.html_body : undefined;

@@ -180,10 +180,7 @@ export function desunifyUpdate(input: TicketWrite): UpdatePlan {
 export function desunifyComment(input: CommentWrite, primaryCustomerId: number | undefined): { endpoint: 'reply' | 'notes' | 'customer'; body: Record<string, unknown> } {
   if (input.customFields?.length) throw unsupported('field_mappings', 'Help Scout threads have no custom fields');
   if (input.user_id !== undefined && input.contact_id !== undefined) throw unsupported('contact_id', 'a Help Scout thread has one author; give user_id or contact_id, not both');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT' && input.contact_id === undefined) throw unsupported('contact_id', 'a comment with creator_type CONTACT needs contact_id (the customer in Help Scout)');
   if (creatorType === 'USER' && input.contact_id !== undefined) throw new AppError('unprocessable', 'creator_type USER does not match contact_id', { field: 'creator_type' });
   const text = nonEmpty(input.html_body) ?? (nonEmpty(input.body) ? paragraphsToHtml([input.body!]) : null);

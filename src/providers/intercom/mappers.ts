@@ -73,7 +73,7 @@ export function desunifyComment(input: CommentWrite, selfAdminId: string): Recor
   if (input.user_id !== undefined && input.contact_id !== undefined) throw unsupported('contact_id', 'a reply has one author; give user_id or contact_id, not both');
   const html = nonEmpty(input.html_body) ?? (nonEmpty(input.body) ? textToHtml(input.body!) : null);
   if (!html) throw new AppError('validation_failed', 'an Intercom reply needs body or html_body', { field: 'body' });
-  if (input.contact_id !== undefined || input.creator_type?.toUpperCase() === 'CONTACT') {
+  if (input.contact_id !== undefined || input.creator_type === 'CONTACT') {
     if (input.contact_id === undefined) throw unsupported('contact_id', 'a comment with creator_type CONTACT needs contact_id');
     if (input.is_private) throw unsupported('is_private', 'a contact\'s reply is public; only admins write notes');
     return { message_type: 'comment', type: 'user', intercom_user_id: input.contact_id, body: html };

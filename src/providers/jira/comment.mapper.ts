@@ -101,10 +101,7 @@ export function unifyComment(c: JiraComment, issueId: string | number, ids: IdOf
 export function desunifyComment(input: CommentWrite, ownAccountId: string | undefined): AdfDoc {
   if (input.customFields?.length) throw unsupported('field_mappings', 'Jira comments have no custom fields');
   if (input.contact_id !== undefined) throw unsupported('contact_id', 'Jira has no contacts; comments are written by the connection’s user');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT') throw unsupported('creator_type', 'Jira has no contacts; a comment is written by the connection’s user (USER)');
   if (input.user_id !== undefined && input.user_id !== ownAccountId) {
     throw unsupported('user_id', 'Jira writes comments as the connection’s own user; user_id may only name that user');

@@ -118,10 +118,7 @@ export function desunifyComment(input: CommentWrite): { body: string } {
   if (input.html_body !== undefined) throw unsupported('html_body', 'Linear comments are Markdown; send the text in body');
   if (input.is_private === true) throw unsupported('is_private', 'Linear has no private comments (every comment is visible to the workspace)');
   if (input.contact_id !== undefined) throw unsupported('contact_id', 'Linear has no contacts; comments are written by the connected user');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT') throw unsupported('creator_type', 'Linear has no contacts; comments are written by users');
   const body = input.body ?? '';
   if (body.trim() === '' && input.files.length === 0) throw new AppError('validation_failed', 'a Linear comment needs a body', { field: 'body' });

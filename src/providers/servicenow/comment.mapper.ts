@@ -69,10 +69,7 @@ export function unifyAttachment(a: SnAttachment, ids: IdOf, userIds: ReadonlyMap
 export function desunifyComment(input: CommentWrite, selfId: string | undefined): { element: 'comments' | 'work_notes'; value: string } {
   if (input.customFields?.length) throw unsupported('field_mappings', 'ServiceNow journal entries have no custom fields');
   if (input.contact_id !== undefined) throw unsupported('contact_id', 'a journal entry is written as the connection\'s user; a caller comments from the portal');
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT') throw unsupported('creator_type', 'a journal entry is written as the connection\'s user');
   if (input.user_id !== undefined && selfId !== undefined && input.user_id !== selfId) {
     throw unsupported('user_id', 'a journal entry is written as the connection\'s user; leave user_id out or give that user');

@@ -108,10 +108,7 @@ export function desunifyComment(input: CommentWrite): DesunifiedComment {
   if (input.user_id !== undefined && input.contact_id !== undefined) {
     throw unsupported('contact_id', 'a Zendesk comment has one author; give user_id or contact_id, not both');
   }
-  const creatorType = input.creator_type?.toUpperCase();
-  if (creatorType !== undefined && creatorType !== 'USER' && creatorType !== 'CONTACT') {
-    throw new AppError('validation_failed', 'creator_type must be one of USER, CONTACT', { field: 'creator_type', allowed: ['USER', 'CONTACT'] });
-  }
+  const creatorType = input.creator_type;
   if (creatorType === 'CONTACT' && input.contact_id === undefined) {
     throw unsupported('contact_id', 'a comment with creator_type CONTACT needs contact_id (its author in Zendesk)');
   }

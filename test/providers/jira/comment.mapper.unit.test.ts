@@ -98,7 +98,6 @@ describe('desunifyComment', () => {
     expect(fieldOf({ user_id: 'someone-else' })).toEqual(['unsupported_by_provider', 'user_id']);
     expect(fieldOf({ contact_id: 'c' })).toEqual(['unsupported_by_provider', 'contact_id']);
     expect(fieldOf({ creator_type: 'CONTACT' })).toEqual(['unsupported_by_provider', 'creator_type']);
-    expect(fieldOf({ creator_type: 'BOT' })).toEqual(['validation_failed', 'creator_type']);
     expect(fieldOf({ is_private: true })).toEqual(['unsupported_by_provider', 'is_private']);
     expect(fieldOf({ customFields: [{ remoteFieldId: 'x', value: 1 }] })).toEqual(['unsupported_by_provider', 'field_mappings']);
     expect(fieldOf({ body: ' ' })).toEqual(['validation_failed', 'body']);
