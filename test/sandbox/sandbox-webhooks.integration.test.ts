@@ -65,7 +65,9 @@ describe('sandbox webhooks go to Omniport’s own receiver and nowhere else', ()
     }
     const ticket = await server.call('POST', '/ticketing/tickets', { headers: headers(), body: { name: 'Printer on fire', description: 'Smoke.' } });
     expect(ticket.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for the sends to be attempted (the simulator queues them after answering), not for a fixed time.
+    const attempted = () => new Set(sim().webhooks.sender.sent.filter((s) => endpoints.includes(s.url)).map((s) => s.url)).size === endpoints.length;
+    for (const deadline = Date.now() + 15_000; !attempted() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     await sim().webhooks.sender.settle();
 
     expect(hits).toEqual([]);
