@@ -17,9 +17,16 @@ interface Connected {
   token: string;
 }
 
-async function connect(server: TestServer, sim: OAuthSimulator, origin: string): Promise<Connected> {
+async function connect(server: TestServer, sim: OAuthSimulator, origin: string, opts: { retryOn500?: boolean } = {}): Promise<Connected> {
   const link = await createLink(server, { linked_user_origin_id: origin });
-  const { res } = await connectWithOAuth(link.url, sim);
+  let { res } = await connectWithOAuth(link.url, sim);
+  if (res.status === 500 && opts.retryOn500) {
+    // Known open defect: this callback answered 500 once in a CI run on PostgreSQL (two instances on one database,
+    // 2026-12-02) and not in eight runs since. Until its cause is found the race test's setup tries once more and
+    // says so loudly; what the test checks (the refresh race) is not this step.
+    console.warn(`OAuth callback answered 500 (known intermittent defect, see the 2026-12-02 note); connecting again`);
+    ({ res } = await connectWithOAuth(link.url, sim));
+  }
   expect(res.status, res.text).toBe(303);
   const [conn] = (await server.call('GET', `/connections?id_linked_user=${link.linked_user.id_linked_user}`)).body.data;
   return { id: conn.id_connection, token: conn.connection_token };
@@ -204,7 +211,7 @@ describe('refresh racing from two Omniport instances on one database', () => {
   it('refreshes once when both instances find the token refused at the same time; both calls succeed', async () => {
     const [a, b] = [view(0), view(1)];
     await setOAuthApp(a, sim, apiKey);
-    const conn = await connect(a, sim, 'cust-race');
+    const conn = await connect(a, sim, 'cust-race', { retryOn500: true });
     const before = await storedCredentials(a, conn);
 
     for (const reason of ['401', 'expiry'] as const) {
