@@ -43,11 +43,6 @@ export class ConnectionCache {
     return this.entries.get(`${ctx.connectionId}\u0000${key}`)?.value as T | undefined;
   }
 
-  /** Forgets what is kept for the connection's `key` (after a write that changes it). */
-  forget(ctx: AdapterContext, key: string): void {
-    this.entries.delete(`${ctx.connectionId}\u0000${key}`);
-  }
-
   /** Forgets everything (tests that change an account's metadata behind the adapter's back). */
   clear(): void {
     this.entries.clear();
